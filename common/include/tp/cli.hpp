@@ -1,0 +1,49 @@
+/// @file cli.hpp
+/// @brief The command line shared by every benchmark binary (CLI11).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tp/dtype.hpp"
+
+namespace tp {
+
+/// A matrix shape: rows x cols, row-major.
+struct Shape {
+  int rows = 0;
+  int cols = 0;
+};
+
+/// What a benchmark run should measure.
+struct Options {
+  std::vector<Shape> shapes;   ///< from --sizes (squares) or --rows/--cols
+  std::vector<DType> dtypes;   ///< from --dtype
+  int reps = 20;               ///< timed repetitions per kernel
+  std::string csv_path;        ///< --csv: append result rows here ("" = no CSV)
+  bool exercise = false;       ///< --exercise: add the learner's kernel
+  std::uint64_t seed = 2024;   ///< input data seed
+};
+
+/// What a program accepts and what it measures by default.
+struct CliSpec {
+  std::string description;               ///< first line of --help
+  std::vector<int> default_sizes;        ///< squares measured without --sizes/--rows/--cols
+  std::vector<DType> default_dtypes = {DType::f32};
+  bool exercise_flag = false;            ///< offer --exercise
+};
+
+/// Thrown by parse_cli when --help was asked for; what() is the help text.
+class HelpRequested : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses the command line. Throws tp::UsageError with a one-line message for bad input
+/// (unknown flag, non-positive or non-numeric size, unknown dtype, --rows without --cols, ...),
+/// and tp::HelpRequested for --help.
+Options parse_cli(const CliSpec& spec, int argc, const char* const* argv);
+
+}  // namespace tp

@@ -1,0 +1,215 @@
+#include "tp/harness.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "tp/error.hpp"
+
+namespace tp {
+
+void Kernel::run(DType t, void* out, const void* in, int rows, int cols, cudaStream_t stream) const {
+  if (!supports(t)) throw std::logic_error(name + " does not support " + dtype_name(t));
+  launch[index(t)](out, in, rows, cols, stream);
+}
+
+Kernel memcpy_kernel() {
+  Kernel k{"ref", "cudaMemcpy", Op::copy, false, {}};
+  for (DType t : kAllDTypes) {
+    const std::size_t size = dtype_size(t);
+    k.launch[Kernel::index(t)] = [size](void* out, const void* in, int rows, int cols,
+                                        cudaStream_t stream) {
+      check_shape(rows, cols);
+      const std::size_t bytes = std::size_t(rows) * std::size_t(cols) * size;
+      if (bytes > 0) TP_CUDA_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream));
+    };
+  }
+  return k;
+}
+
+std::size_t case_device_bytes(DType dtype, Shape shape) {
+  return 2 * std::size_t(shape.rows) * std::size_t(shape.cols) * dtype_size(dtype);
+}
+
+Case::Case(DType dtype, Shape shape, std::uint64_t seed)
+    : dtype_(dtype), shape_(shape),
+      bytes_((check_shape(shape.rows, shape.cols), std::size_t(shape.rows) * std::size_t(shape.cols) *
+                                                       dtype_size(dtype))),
+      input_(bytes_), d_in_(bytes_), d_out_(bytes_) {
+  dispatch(dtype_, [&](auto tag) {
+    using T = decltype(tag);
+    fill_distinct(reinterpret_cast<T*>(input_.data()), shape_.rows, shape_.cols, seed);
+  });
+  d_in_.upload(input_.data(), bytes_);
+}
+
+const std::vector<unsigned char>& Case::expected(Op op) {
+  if (op == Op::copy) return input_;
+  if (transposed_.size() != bytes_) {
+    transposed_.resize(bytes_);
+    dispatch(dtype_, [&](auto tag) {
+      using T = decltype(tag);
+      reference_transpose(reinterpret_cast<T*>(transposed_.data()),
+                          reinterpret_cast<const T*>(input_.data()), shape_.rows, shape_.cols);
+    });
+  }
+  return transposed_;
+}
+
+void Case::launch(const Kernel& k, cudaStream_t stream) const {
+  k.run(dtype_, d_out_.data(), d_in_.data(), shape_.rows, shape_.cols, stream);
+}
+
+CompareResult Case::verify(const Kernel& k, cudaStream_t stream) {
+  d_out_.poison(stream);
+  launch(k, stream);
+  TP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<unsigned char> got(bytes_);
+  d_out_.download(got.data(), bytes_);
+  const std::vector<unsigned char>& want = expected(k.op);
+  // The output of a transpose is cols x rows.
+  const bool transposed = k.op == Op::transpose;
+  const long long out_rows = transposed ? shape_.cols : shape_.rows;
+  const long long out_cols = transposed ? shape_.rows : shape_.cols;
+  return dispatch(dtype_, [&](auto tag) {
+    using T = decltype(tag);
+    return compare_bits(reinterpret_cast<const T*>(want.data()),
+                        reinterpret_cast<const T*>(got.data()), out_rows, out_cols);
+  });
+}
+
+std::string describe_case(DType dtype, Shape shape) {
+  return dtype_name(dtype) + " " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
+         format(" (%.1f MB moved)", case_device_bytes(dtype, shape) / 1e6);
+}
+
+std::string cell(const Measurement& m, double value, const char* fmt) {
+  return m.verified() ? format(fmt, value) : std::string("FAILED");
+}
+
+namespace {
+
+// Refuses, in one line, a case that does not fit in the GPU's or the host's memory.
+void check_fits(const DeviceInfo& device, DType dtype, Shape shape) {
+  const std::string what = dtype_name(dtype) + " " + std::to_string(shape.rows) + " x " +
+                           std::to_string(shape.cols);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  TP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t need = case_device_bytes(dtype, shape);
+  if (need > free_bytes) {
+    throw UsageError(what + format(" needs %.1f GB of GPU memory (input + output) but the %s has "
+                                   "%.1f GB free", need / 1e9, device.name.c_str(), free_bytes / 1e9));
+  }
+  // The host keeps the input, the reference and a downloaded copy of the output.
+  const double host_need = 1.5 * need;
+  const double host_total = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  if (host_total > 0 && host_need > host_total) {
+    throw UsageError(what + format(" needs %.1f GB of host memory for verification but this "
+                                   "machine has %.1f GB", host_need / 1e9, host_total / 1e9));
+  }
+}
+
+}  // namespace
+
+Bench::Bench(const Options& options) : options_(options) {
+  require_device();
+  TP_CUDA_CHECK(cudaSetDevice(0));
+  device_ = query_device(0);
+  TP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  flusher_ = std::make_unique<L2Flusher>(device_.l2_bytes);
+  if (!options_.csv_path.empty()) csv_ = std::make_unique<CsvWriter>(options_.csv_path);
+  memcpy_ = memcpy_kernel();
+}
+
+Bench::~Bench() {
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+void Bench::for_each_case(const std::function<void(DType, Shape)>& f) const {
+  const std::size_t n = options_.dtypes.size() * options_.shapes.size();
+  std::size_t i = 0;
+  for (DType t : options_.dtypes) {
+    for (Shape s : options_.shapes) {
+      std::fprintf(stderr, "[%zu/%zu] %s\n", ++i, n, describe_case(t, s).c_str());
+      f(t, s);
+    }
+  }
+}
+
+std::vector<Measurement> Bench::run(DType dtype, Shape shape, const std::vector<Kernel>& kernels) {
+  check_fits(device_, dtype, shape);
+  Case c(dtype, shape, options_.seed);
+  std::vector<const Kernel*> list{&memcpy_};
+  for (const Kernel& k : kernels) {
+    if (k.supports(dtype)) list.push_back(&k);
+  }
+  std::vector<Measurement> results;
+  for (const Kernel* k : list) {
+    Measurement m;
+    m.kernel = k;
+    m.dtype = dtype;
+    m.shape = shape;
+    m.check = c.verify(*k, stream_);
+    m.stats = time_work([&](cudaStream_t s) { c.launch(*k, s); }, stream_, options_.reps, flusher_.get());
+    m.gbps = m.stats.median_ms > 0 ? c.bytes_moved() / (m.stats.median_ms * 1e-3) / 1e9 : 0;
+    m.pct_of_memcpy = results.empty() ? 100.0 : 100.0 * m.gbps / results.front().gbps;
+    if (csv_) {
+      csv_->write({device_.name, device_.cc(), device_.cuda(), git_sha(), k->step, k->name,
+                   dtype_name(dtype), shape.rows, shape.cols, static_cast<long long>(c.bytes_moved()),
+                   m.stats.reps, m.stats.median_ms, m.stats.min_ms, m.stats.max_ms, m.gbps,
+                   m.pct_of_memcpy, m.verified()});
+    }
+    results.push_back(std::move(m));
+  }
+  return results;
+}
+
+int guarded_main(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const HelpRequested& help) {
+    std::fputs(help.what(), stdout);
+    return 0;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
+
+int bench_main(int argc, char** argv, const CliSpec& spec,
+               const std::function<std::vector<Kernel>(const Options&)>& kernels) {
+  return guarded_main([&] {
+    const Options options = parse_cli(spec, argc, argv);
+    Bench bench(options);
+    const std::vector<Kernel> list = kernels(options);
+    std::printf("%s\n", bench.device().summary().c_str());
+    bool all_verified = true;
+    bench.for_each_case([&](DType dtype, Shape shape) {
+      const std::vector<Measurement> results = bench.run(dtype, shape, list);
+      Table table({"kernel", "dtype", "shape", "ms", "GB/s", "% memcpy", "x prev"}, 3);
+      std::string failures;
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        const Measurement& m = results[i];
+        const bool has_prev = i > 0 && results[i - 1].verified() && m.verified();
+        table.add_row({m.kernel->name, dtype_name(dtype),
+                       std::to_string(shape.rows) + "x" + std::to_string(shape.cols),
+                       cell(m, m.stats.median_ms, "%.4f"), cell(m, m.gbps, "%.1f"),
+                       cell(m, m.pct_of_memcpy, "%.1f%%"),
+                       has_prev ? format("%.2fx", m.gbps / results[i - 1].gbps) : "-"});
+        if (!m.verified()) failures += m.kernel->name + ": " + m.check.describe() + "\n";
+      }
+      std::printf("\n%s\n%s%s", describe_case(dtype, shape).c_str(), table.render().c_str(),
+                  failures.c_str());
+      std::fflush(stdout);
+      all_verified = all_verified && failures.empty();
+    });
+    if (!all_verified) std::fprintf(stderr, "error: verification failed (see above)\n");
+    return all_verified ? 0 : 1;
+  });
+}
+
+}  // namespace tp

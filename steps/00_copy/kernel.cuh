@@ -1,0 +1,138 @@
+/// @file steps/00_copy/kernel.cuh
+/// @brief Step 00: three ways to copy a matrix. No transpose yet: a copy reads and writes
+/// the same bytes a transpose does, with perfectly coalesced access on both sides, so the
+/// speed of the best copy is the ceiling every later step is measured against.
+///
+/// 1. copy_naive  - the textbook form: a 1-D grid, one thread per element, and the row and
+///                  column recovered with `idx / cols` and `idx % cols` on 64-bit integers.
+/// 2. copy_2d     - a 2-D grid of 32 x 8 threads: no division, and a grid-stride loop over
+///                  rows so that any number of rows fits within the grid's y limit (65535).
+/// 3. copy_vec16  - the matrix as a flat array of 16-byte vectors (uint4): one load and one
+///                  store instruction move 16 bytes, and each thread keeps several loads in
+///                  flight; a scalar tail and a scalar fallback for misaligned pointers.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+#include "tp/error.hpp"
+#include "tp/launch.cuh"
+
+namespace tp::step00 {
+
+// ---------------------------------------------------------------------------------------
+// 1. The textbook copy.
+// ---------------------------------------------------------------------------------------
+template <typename T>
+__global__ void copy_naive_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
+  const std::size_t n = std::size_t(rows) * cols;                              // may exceed 2^32
+  const std::size_t idx = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;  // 64-bit before *
+  if (idx >= n) return;
+  const std::size_t r = idx / cols;  // 64-bit division and remainder: dozens of instructions,
+  const std::size_t c = idx % cols;  // as tutorials write it when they transpose next
+  out[r * cols + c] = in[r * cols + c];
+}
+
+/// Copies a rows x cols matrix with one thread per element on a 1-D grid.
+template <typename T>
+void copy_naive(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  check_shape(rows, cols);
+  const std::size_t n = std::size_t(rows) * std::size_t(cols);
+  if (n == 0) return;
+  constexpr int kThreads = 256;
+  const std::size_t blocks = ceil_div(n, kThreads);
+  if (blocks > 0x7fffffff) throw std::invalid_argument("copy_naive: too many elements for a 1-D grid");
+  copy_naive_kernel<<<unsigned(blocks), kThreads, 0, stream>>>(out, in, rows, cols);
+  TP_CHECK_LAUNCH("copy_naive_kernel");
+}
+
+// ---------------------------------------------------------------------------------------
+// 2. The 2-D copy: the launch shape every transpose in this tutorial starts from.
+// ---------------------------------------------------------------------------------------
+constexpr int kTileCols = 32;  // threads along a row: one warp reads 32 consecutive elements
+constexpr int kTileRows = 8;   // warps per block, one row each
+constexpr unsigned kMaxGridY = 65535;
+
+template <typename T>
+__global__ void copy_2d_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
+  const int c = blockIdx.x * kTileCols + threadIdx.x;  // column: gridDim.x allows 2^31 - 1 blocks
+  if (c >= cols) return;
+  for (int r = blockIdx.y * kTileRows + threadIdx.y; r < rows; r += gridDim.y * kTileRows) {
+    const std::size_t i = std::size_t(r) * cols + c;  // 64-bit offset: rows x cols may exceed 2^31
+    out[i] = in[i];
+  }
+}
+
+/// Copies a rows x cols matrix with 32 x 8 thread blocks on a 2-D grid.
+template <typename T>
+void copy_2d(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  check_shape(rows, cols);
+  if (rows == 0 || cols == 0) return;
+  const dim3 block(kTileCols, kTileRows);
+  const dim3 grid(ceil_div(unsigned(cols), kTileCols),
+                  std::min(ceil_div(unsigned(rows), kTileRows), kMaxGridY));  // rows beyond: loop
+  copy_2d_kernel<<<grid, block, 0, stream>>>(out, in, rows, cols);
+  TP_CHECK_LAUNCH("copy_2d_kernel");
+}
+
+// ---------------------------------------------------------------------------------------
+// 3. The 16-byte vectorized copy.
+// ---------------------------------------------------------------------------------------
+constexpr int kVecThreads = 256;
+constexpr int kVecUnroll = 4;  // independent 16-byte loads in flight per thread
+
+/// Copies n elements of T as n / (sizeof(Vec) / sizeof(T)) vectors of type Vec plus a
+/// scalar tail. Vec = uint4 moves 16 bytes per instruction; Vec = T is the scalar fallback.
+template <typename T, typename Vec>
+__global__ void copy_vec_kernel(T* __restrict__ out, const T* __restrict__ in, std::size_t n) {
+  constexpr std::size_t kPerVec = sizeof(Vec) / sizeof(T);  // elements per vector: 16/sizeof(T)
+  const std::size_t n_vec = n / kPerVec;                     // whole vectors
+  const Vec* in_v = reinterpret_cast<const Vec*>(in);
+  Vec* out_v = reinterpret_cast<Vec*>(out);
+  const std::size_t tid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;  // threads in the grid
+
+  // Main loop: kVecUnroll loads issued before the first store, so each thread has
+  // kVecUnroll x sizeof(Vec) bytes in flight. Vectors i, i + stride, ... keep every warp's
+  // access contiguous (32 threads x 16 bytes = 512 bytes, four full 128-byte lines).
+  std::size_t i = tid;
+  for (; i + (kVecUnroll - 1) * stride < n_vec; i += kVecUnroll * stride) {
+    Vec v[kVecUnroll];
+#pragma unroll
+    for (int u = 0; u < kVecUnroll; ++u) v[u] = in_v[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kVecUnroll; ++u) out_v[i + u * stride] = v[u];
+  }
+  for (; i < n_vec; i += stride) out_v[i] = in_v[i];  // the last, partial round
+
+  // Tail: the final n % kPerVec elements (fewer than one vector), one per thread.
+  const std::size_t t = n_vec * kPerVec + tid;
+  if (t < n) out[t] = in[t];
+}
+
+/// Copies a rows x cols matrix as a flat array of 16-byte vectors when both pointers are
+/// 16-byte aligned, element by element otherwise. A grid-stride kernel: exactly as many
+/// blocks as fit on the GPU at once.
+template <typename T>
+void copy_vec16(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  check_shape(rows, cols);
+  const std::size_t n = std::size_t(rows) * std::size_t(cols);
+  if (n == 0) return;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  auto launch = [&](auto kernel, std::size_t per_vec) {
+    const std::size_t needed = ceil_div(ceil_div(n, per_vec), std::size_t(kVecThreads) * kVecUnroll);
+    const std::size_t blocks =
+        std::max<std::size_t>(1, std::min<std::size_t>(needed, resident_blocks(kernel, kVecThreads)));
+    kernel<<<unsigned(blocks), kVecThreads, 0, stream>>>(out, in, n);
+    TP_CHECK_LAUNCH("copy_vec_kernel");
+  };
+  if (aligned) launch(copy_vec_kernel<T, uint4>, 16 / sizeof(T));
+  else launch(copy_vec_kernel<T, T>, 1);
+}
+
+}  // namespace tp::step00

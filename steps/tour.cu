@@ -1,0 +1,93 @@
+// tour: every registered step in order, beside cudaMemcpy (the ceiling) and cuBLAS.
+//
+//   build/bin/tour                       fp32 at 2048, 4096, 8192, 16384 square
+//   build/bin/tour --dtype all --csv results.csv
+#include <cstdio>
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "references.cuh"
+#include "registry.cuh"
+
+namespace {
+
+using tp::format;
+
+// One case's progression: each step's headline kernel, then the library references.
+void print_case(const std::vector<tp::Measurement>& results) {
+  tp::Table table({"step", "kernel", "ms", "GB/s", "% memcpy", "x prev step", "x first transpose"}, 2);
+  const tp::Measurement* prev_step = nullptr;
+  const tp::Measurement* first_transpose = nullptr;
+  std::string failures;
+  for (const tp::Measurement& m : results) {
+    const bool is_step = m.kernel->step != "ref";
+    const auto ratio = [&](const tp::Measurement* base) {
+      return base && base->verified() && m.verified() ? format("%.2fx", m.gbps / base->gbps) : std::string("-");
+    };
+    if (is_step && !first_transpose && m.kernel->op == tp::Op::transpose) first_transpose = &m;
+    table.add_row({m.kernel->step, m.kernel->name, tp::cell(m, m.stats.median_ms, "%.4f"),
+                   tp::cell(m, m.gbps, "%.1f"), tp::cell(m, m.pct_of_memcpy, "%.1f%%"),
+                   is_step ? ratio(prev_step) : "-", ratio(first_transpose)});
+    if (is_step) prev_step = &m;
+    if (!m.verified()) failures += m.kernel->name + ": " + m.check.describe() + "\n";
+  }
+  std::printf("%s%s", table.render().c_str(), failures.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tp::guarded_main([&] {
+    tp::CliSpec spec;
+    spec.description = "Tour: every step of the tutorial beside cudaMemcpy and cuBLAS "
+                       "(cold L2, median of --reps runs)";
+    spec.default_sizes = {2048, 4096, 8192, 16384};
+    const tp::Options options = tp::parse_cli(spec, argc, argv);
+    tp::Bench bench(options);
+    tp::references::CublasHandle cublas;
+
+    std::vector<tp::Kernel> kernels;
+    for (tp::Kernel& k : tp::registry::all()) {
+      if (k.in_tour) kernels.push_back(std::move(k));
+    }
+    kernels.push_back(tp::references::cublas_geam(cublas.get()));
+
+    std::printf("%s\n", bench.device().summary().c_str());
+    bool all_verified = true;
+    // Summary: % of memcpy for each dtype, kernel and shape.
+    std::map<tp::DType, tp::Table> summaries;
+    std::vector<std::string> header{"kernel"};
+    for (tp::Shape s : options.shapes) header.push_back(std::to_string(s.rows) + "x" + std::to_string(s.cols));
+    std::map<tp::DType, std::map<std::string, std::vector<std::string>>> pct;
+    std::vector<std::string> order;
+
+    bench.for_each_case([&](tp::DType dtype, tp::Shape shape) {
+      const std::vector<tp::Measurement> results = bench.run(dtype, shape, kernels);
+      std::printf("\n%s\n", tp::describe_case(dtype, shape).c_str());
+      print_case(results);
+      std::fflush(stdout);
+      for (const tp::Measurement& m : results) {
+        all_verified = all_verified && m.verified();
+        const std::string key = m.kernel->step + " " + m.kernel->name;
+        if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
+        pct[dtype][key].push_back(tp::cell(m, m.pct_of_memcpy, "%.1f%%"));
+      }
+    });
+
+    for (tp::DType dtype : options.dtypes) {
+      tp::Table table(header);
+      for (const std::string& key : order) {
+        auto it = pct[dtype].find(key);
+        if (it == pct[dtype].end()) continue;
+        std::vector<std::string> row{key};
+        row.insert(row.end(), it->second.begin(), it->second.end());
+        table.add_row(row);
+      }
+      std::printf("\n%% of cudaMemcpy, %s:\n%s", tp::dtype_name(dtype).c_str(), table.render().c_str());
+    }
+    if (!all_verified) std::fprintf(stderr, "error: verification failed (see above)\n");
+    return all_verified ? 0 : 1;
+  });
+}
