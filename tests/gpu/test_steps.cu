@@ -1,0 +1,102 @@
+// Every registered kernel x every dtype x awkward shapes, against the CPU reference; and the
+// API's contract on zero and negative shapes.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../gpu_guard.hpp"
+#include "registry.cuh"
+#include "tp/buffer.hpp"
+#include "tp/error.hpp"
+
+namespace {
+
+const std::vector<tp::Kernel>& kernels() {
+  static const std::vector<tp::Kernel> all = tp::registry::all();
+  return all;
+}
+
+std::vector<std::size_t> kernel_indices() {
+  std::vector<std::size_t> idx(kernels().size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  return idx;
+}
+
+// Shapes that break naive index maths: single rows and columns, primes and off-by-one
+// multiples of the tile, very flat and very tall (grid limits), and one large square.
+const std::vector<tp::Shape> kShapes = {
+    {1, 1},      {1, 7},       {7, 1},       {31, 33},   {33, 31},     {64, 64},
+    {100, 1000}, {1000, 100},  {1023, 1025}, {3, 70000}, {70000, 3},   {4096, 4096},
+    {1, 3000000}, {3000000, 1}};
+
+std::string shape_name(tp::Shape s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); }
+
+using Param = std::tuple<std::size_t, tp::DType, tp::Shape>;
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  const tp::Kernel& k = kernels()[std::get<0>(info.param)];
+  return k.step + "_" + k.name + "_" + tp::dtype_name(std::get<1>(info.param)) + "_" +
+         shape_name(std::get<2>(info.param));
+}
+
+class AllKernels : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override { TP_GPU_TEST_GUARD(); }
+};
+
+TEST_P(AllKernels, MatchesTheCpuReferenceBitForBit) {
+  const auto [index, dtype, shape] = GetParam();
+  const tp::Kernel& k = kernels()[index];
+  ASSERT_TRUE(k.supports(dtype));
+  tp::Case c(dtype, shape, /*seed=*/1000 + shape.rows * 31 + shape.cols);
+  const tp::CompareResult r = c.verify(k, 0);
+  EXPECT_TRUE(r.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << ": " << r.describe();
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, AllKernels,
+                         ::testing::Combine(::testing::ValuesIn(kernel_indices()),
+                                            ::testing::ValuesIn(tp::kAllDTypes),
+                                            ::testing::ValuesIn(kShapes)),
+                         param_name);
+
+using ArgParam = std::tuple<std::size_t, tp::DType>;
+
+class KernelArguments : public ::testing::TestWithParam<ArgParam> {
+ protected:
+  void SetUp() override { TP_GPU_TEST_GUARD(); }
+};
+
+TEST_P(KernelArguments, NegativeShapeThrowsInvalidArgument) {
+  const auto [index, dtype] = GetParam();
+  const tp::Kernel& k = kernels()[index];
+  tp::DeviceBuffer in(64), out(64);
+  EXPECT_THROW(k.run(dtype, out.data(), in.data(), -1, 4, 0), std::invalid_argument);
+  EXPECT_THROW(k.run(dtype, out.data(), in.data(), 4, -1, 0), std::invalid_argument);
+}
+
+TEST_P(KernelArguments, ZeroShapeWritesNothing) {
+  const auto [index, dtype] = GetParam();
+  const tp::Kernel& k = kernels()[index];
+  const std::size_t bytes = 64 * tp::dtype_size(dtype);
+  tp::DeviceBuffer in(bytes), out(bytes);
+  TP_CUDA_CHECK(cudaMemset(in.data(), 0x11, bytes));
+  out.poison();
+  for (auto [rows, cols] : std::vector<std::pair<int, int>>{{0, 5}, {5, 0}, {0, 0}}) {
+    k.run(dtype, out.data(), in.data(), rows, cols, 0);
+  }
+  TP_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto host = tp::download<unsigned char>(out, bytes);
+  for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(host[i], tp::kPoisonByte) << "byte " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, KernelArguments,
+                         ::testing::Combine(::testing::ValuesIn(kernel_indices()),
+                                            ::testing::ValuesIn(tp::kAllDTypes)),
+                         [](const ::testing::TestParamInfo<ArgParam>& info) {
+                           const tp::Kernel& k = kernels()[std::get<0>(info.param)];
+                           return k.step + "_" + k.name + "_" + tp::dtype_name(std::get<1>(info.param));
+                         });
+
+}  // namespace
