@@ -53,7 +53,7 @@ if command -v compute-sanitizer >/dev/null; then
     extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-      "$build/tests/tp_gpu_tests" --gtest_brief=1 >"$logs/$tool.log" 2>&1
+      "$build/bin/tp_gpu_tests" --gtest_brief=1 >"$logs/$tool.log" 2>&1
     rc=$?
     line=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$tool.log" | tail -n 1)
     if [ $rc -eq 0 ]; then note "$tool: ${line:-no summary line}"; else fail "$tool: exit $rc, ${line:-see $tool.log}"; fi

@@ -24,7 +24,9 @@ inline Kernel in_tour(Kernel k) {
 inline std::vector<Kernel> step00() {
   return {make_kernel("00_copy", "copy_naive", Op::copy, TP_LAUNCHER(step00::copy_naive)),
           make_kernel("00_copy", "copy_2d", Op::copy, TP_LAUNCHER(step00::copy_2d)),
-          in_tour(make_kernel("00_copy", "copy_vec16", Op::copy, TP_LAUNCHER(step00::copy_vec16)))};
+          in_tour(make_kernel("00_copy", "copy_vec16", Op::copy, TP_LAUNCHER(step00::copy_vec16))),
+          make_kernel("00_copy", "copy_vec16_gridstride", Op::copy,
+                      TP_LAUNCHER(step00::copy_vec16_gridstride))};
 }
 
 /// Every registered kernel, in step order.

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Rewrite the results tables in the chapters and the README from docs/results/*.csv.
+
+A table lives between two marker comments in a Markdown file:
+
+    <!-- table source=00_copy rows=kernel cols=dtype value=pct rows_eq=16384 -->
+    ...generated, do not edit...
+    <!-- /table -->
+
+source   results CSV: the newest docs/results/<source>_<gpu>_<date>.csv
+rows     CSV column whose values become table rows (in order of first appearance)
+cols     CSV column whose values become table columns
+value    gbps | pct | ms | gbps_pct (cell content)
+X_eq=V   keep only CSV rows whose column X equals V (any number of these)
+
+    python3 plots/tables.py           rewrite every table in place
+    python3 plots/tables.py --check   exit 1 if any table differs from what the CSVs give
+"""
+import argparse
+import csv
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "results"
+DOCS = [ROOT / "README.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md")), ROOT / "docs" / "method.md"]
+BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
+
+
+def newest_csv(source):
+    files = sorted(RESULTS.glob(f"{source}_*.csv"), key=lambda p: (p.stem.rsplit("_", 1)[-1], p.name))
+    if not files:
+        raise SystemExit(f"tables.py: no docs/results/{source}_*.csv for a table")
+    return files[-1]
+
+
+def cell(row, value):
+    if row["verified"] != "true":
+        return "FAILED"
+    gbps, pct, ms = float(row["gbps"]), float(row["pct_of_memcpy"]), float(row["ms_median"])
+    return {"gbps": f"{gbps:.0f}", "pct": f"{pct:.1f}%", "ms": f"{ms:.3f}",
+            "gbps_pct": f"{gbps:.0f} ({pct:.0f}%)"}[value]
+
+
+def render(spec_text):
+    spec = dict(item.split("=", 1) for item in spec_text.split())
+    path = newest_csv(spec["source"])
+    rows = list(csv.DictReader(path.open()))
+    for key, want in spec.items():
+        if key.endswith("_eq"):
+            rows = [r for r in rows if r[key[:-3]] == want]
+    if not rows:
+        raise SystemExit(f"tables.py: no rows in {path.name} for '{spec_text}'")
+    row_keys = list(dict.fromkeys(r[spec["rows"]] for r in rows))
+    col_keys = list(dict.fromkeys(r[spec["cols"]] for r in rows))
+    cells = {(r[spec["rows"]], r[spec["cols"]]): cell(r, spec["value"]) for r in rows}
+    label = {"gbps": "GB/s", "pct": "% of cudaMemcpy", "ms": "ms (median)", "gbps_pct": "GB/s (% of cudaMemcpy)"}
+    lines = ["| " + spec["rows"] + " | " + " | ".join(col_keys) + " |",
+             "|---|" + "---:|" * len(col_keys)]
+    for rk in row_keys:
+        lines.append(f"| {rk} | " + " | ".join(cells.get((rk, ck), "") for ck in col_keys) + " |")
+    first = rows[0]
+    lines.append("")
+    lines.append(f"*{label[spec['value']]}; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}, "
+                 f"median of {first['reps']} cold-L2 runs; from `docs/results/{path.name}`.*")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="only check; exit 1 if a table is stale")
+    args = parser.parse_args()
+    stale = []
+    for doc in DOCS:
+        if not doc.exists():
+            continue
+        text = doc.read_text()
+        new = BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
+        if new != text:
+            stale.append(doc.relative_to(ROOT))
+            if not args.check:
+                doc.write_text(new)
+    if args.check and stale:
+        print("tables differ from docs/results (run python3 plots/tables.py):", *stale, sep="\n  ")
+        return 1
+    print(("stale: " if args.check else "rewrote: ") + (", ".join(map(str, stale)) or "nothing"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
