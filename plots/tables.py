@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Rewrite the results tables in the chapters and the README from docs/results/*.csv.
+"""Regenerate what the chapters and the README quote: results tables from docs/results/*.csv
+and code snippets from the kernels, so that no number and no line of code is typed by hand.
 
 A table lives between two marker comments in a Markdown file:
 
@@ -13,7 +14,14 @@ cols     CSV column whose values become table columns
 value    gbps | pct | ms | gbps_pct (cell content)
 X_eq=V   keep only CSV rows whose column X equals V (any number of these)
 
-    python3 plots/tables.py           rewrite every table in place
+A code snippet is the region of a source file between two `// [name]` lines (the marker
+Doxygen's \\snippet uses):
+
+    <!-- snippet steps/00_copy/kernel.cuh copy_naive -->
+    ...generated...
+    <!-- /snippet -->
+
+    python3 plots/tables.py           rewrite every table and snippet in place
     python3 plots/tables.py --check   exit 1 if any table differs from what the CSVs give
 """
 import argparse
@@ -26,6 +34,16 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "results"
 DOCS = [ROOT / "README.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md")), ROOT / "docs" / "method.md"]
 BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
+SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
+
+
+def snippet(file, name):
+    lines = (ROOT / file).read_text().split("\n")
+    marks = [i for i, line in enumerate(lines) if line.strip() == f"// [{name}]"]
+    if len(marks) != 2:
+        raise SystemExit(f"tables.py: {file} needs exactly two '// [{name}]' lines, found {len(marks)}")
+    body = "\n".join(lines[marks[0] + 1:marks[1]])
+    return f"```cpp\n{body}\n```\n"
 
 
 def newest_csv(source):
@@ -77,14 +95,18 @@ def main():
             continue
         text = doc.read_text()
         new = BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
+        new = SNIPPET.sub(lambda m: m.group(1) + snippet(m.group("file"), m.group("name")) + m.group(5), new)
         if new != text:
             stale.append(doc.relative_to(ROOT))
             if not args.check:
                 doc.write_text(new)
     if args.check and stale:
-        print("tables differ from docs/results (run python3 plots/tables.py):", *stale, sep="\n  ")
+        print("generated tables or snippets are stale (run python3 plots/tables.py):", *stale, sep="\n  ")
         return 1
-    print(("stale: " if args.check else "rewrote: ") + (", ".join(map(str, stale)) or "nothing"))
+    if args.check:
+        print("all tables and snippets match docs/results and the sources")
+    else:
+        print("rewrote: " + (", ".join(map(str, stale)) or "nothing (all up to date)"))
     return 0
 
 

@@ -31,6 +31,7 @@ namespace tp::step00 {
 // ---------------------------------------------------------------------------------------
 // 1. The textbook copy.
 // ---------------------------------------------------------------------------------------
+// [copy_naive]
 template <typename T>
 __global__ void copy_naive_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
   const std::size_t n = std::size_t(rows) * cols;                              // may exceed 2^32
@@ -40,6 +41,7 @@ __global__ void copy_naive_kernel(T* __restrict__ out, const T* __restrict__ in,
   const std::size_t c = idx % cols;  // as tutorials write it when they transpose next
   out[r * cols + c] = in[r * cols + c];
 }
+// [copy_naive]
 
 /// Copies a rows x cols matrix with one thread per element on a 1-D grid.
 template <typename T>
@@ -61,6 +63,7 @@ constexpr int kTileCols = 32;  // threads along a row: one warp reads 32 consecu
 constexpr int kTileRows = 8;   // warps per block, one row each
 constexpr unsigned kMaxGridY = 65535;
 
+// [copy_2d]
 template <typename T>
 __global__ void copy_2d_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
   const int c = blockIdx.x * kTileCols + threadIdx.x;  // column: gridDim.x allows 2^31 - 1 blocks
@@ -70,6 +73,7 @@ __global__ void copy_2d_kernel(T* __restrict__ out, const T* __restrict__ in, in
     out[i] = in[i];
   }
 }
+// [copy_2d]
 
 /// Copies a rows x cols matrix with 32 x 8 thread blocks on a 2-D grid.
 template <typename T>
@@ -91,6 +95,7 @@ constexpr int kVecThreads = 256;
 /// Copies n elements of T: thread i copies vector i (sizeof(Vec) bytes), and the first few
 /// threads also copy the tail that does not fill a vector. Vec = uint4 moves 16 bytes per
 /// load and per store; Vec = T is the scalar fallback for misaligned pointers.
+// [copy_vec16]
 template <typename T, typename Vec>
 __global__ void copy_vec_kernel(T* __restrict__ out, const T* __restrict__ in, std::size_t n) {
   constexpr std::size_t kPerVec = sizeof(Vec) / sizeof(T);  // elements per vector: 16 / sizeof(T)
@@ -103,6 +108,7 @@ __global__ void copy_vec_kernel(T* __restrict__ out, const T* __restrict__ in, s
   const std::size_t t = n_vec * kPerVec + i;  // tail: fewer than kPerVec elements
   if (t < n) out[t] = in[t];
 }
+// [copy_vec16]
 
 /// Launches `kernel` with one thread per Vec-sized piece of n elements (and at least one per
 /// tail element). Used by copy_vec16.
@@ -139,6 +145,7 @@ void copy_vec16(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0
 // ---------------------------------------------------------------------------------------
 constexpr int kLoopUnroll = 4;  // independent 16-byte loads in flight per thread
 
+// [copy_vec16_gridstride]
 template <typename T, typename Vec>
 __global__ void copy_vec_gridstride_kernel(T* __restrict__ out, const T* __restrict__ in, std::size_t n) {
   constexpr std::size_t kPerVec = sizeof(Vec) / sizeof(T);
@@ -161,6 +168,7 @@ __global__ void copy_vec_gridstride_kernel(T* __restrict__ out, const T* __restr
   const std::size_t t = n_vec * kPerVec + tid;  // tail, as in copy_vec_kernel
   if (t < n) out[t] = in[t];
 }
+// [copy_vec16_gridstride]
 
 /// copy_vec16 as a grid-stride loop over a grid of resident blocks.
 template <typename T>
