@@ -51,7 +51,7 @@ void geam_transpose(cublasHandle_t handle, Geam geam, const char* name, T* out, 
 
 /// cublasSgeam / cublasDgeam as a transpose (float and double only).
 inline Kernel cublas_geam(cublasHandle_t handle) {
-  Kernel k{"ref", "cublas_geam", Op::transpose, true, {}};
+  Kernel k{"ref", "cublas_geam", Op::transpose, false, {}};
   k.launch[Kernel::index(DType::f32)] = [handle](void* out, const void* in, int rows, int cols,
                                                  cudaStream_t stream) {
     geam_transpose(handle, cublasSgeam, "cublasSgeam", static_cast<float*>(out),

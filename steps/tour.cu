@@ -36,6 +36,34 @@ void print_case(const std::vector<tp::Measurement>& results) {
   std::printf("%s%s", table.render().c_str(), failures.c_str());
 }
 
+// The closing table: % of cudaMemcpy for each kernel (rows) and shape (columns), one dtype.
+class Summary {
+ public:
+  void add(const tp::Measurement& m) {
+    const std::string key = m.kernel->step + " " + m.kernel->name;
+    if (std::find(order_.begin(), order_.end(), key) == order_.end()) order_.push_back(key);
+    cells_[m.dtype][key].push_back(tp::cell(m, m.pct_of_memcpy, "%.1f%%"));
+  }
+  void print(tp::DType dtype, const std::vector<tp::Shape>& shapes) const {
+    std::vector<std::string> header{"kernel"};
+    for (tp::Shape s : shapes) header.push_back(std::to_string(s.rows) + "x" + std::to_string(s.cols));
+    tp::Table table(header);
+    const auto& by_kernel = cells_.at(dtype);
+    for (const std::string& key : order_) {
+      const auto it = by_kernel.find(key);
+      if (it == by_kernel.end()) continue;
+      std::vector<std::string> row{key};
+      row.insert(row.end(), it->second.begin(), it->second.end());
+      table.add_row(row);
+    }
+    std::printf("\n%% of cudaMemcpy, %s:\n%s", tp::dtype_name(dtype).c_str(), table.render().c_str());
+  }
+
+ private:
+  std::vector<std::string> order_;  // kernels in the order they ran
+  std::map<tp::DType, std::map<std::string, std::vector<std::string>>> cells_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,14 +83,9 @@ int main(int argc, char** argv) {
     kernels.push_back(tp::references::cublas_geam(cublas.get()));
 
     std::printf("%s\n", bench.device().summary().c_str());
+    std::fflush(stdout);
     bool all_verified = true;
-    // Summary: % of memcpy for each dtype, kernel and shape.
-    std::map<tp::DType, tp::Table> summaries;
-    std::vector<std::string> header{"kernel"};
-    for (tp::Shape s : options.shapes) header.push_back(std::to_string(s.rows) + "x" + std::to_string(s.cols));
-    std::map<tp::DType, std::map<std::string, std::vector<std::string>>> pct;
-    std::vector<std::string> order;
-
+    Summary summary;
     bench.for_each_case([&](tp::DType dtype, tp::Shape shape) {
       const std::vector<tp::Measurement> results = bench.run(dtype, shape, kernels);
       std::printf("\n%s\n", tp::describe_case(dtype, shape).c_str());
@@ -70,23 +93,10 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       for (const tp::Measurement& m : results) {
         all_verified = all_verified && m.verified();
-        const std::string key = m.kernel->step + " " + m.kernel->name;
-        if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
-        pct[dtype][key].push_back(tp::cell(m, m.pct_of_memcpy, "%.1f%%"));
+        summary.add(m);
       }
     });
-
-    for (tp::DType dtype : options.dtypes) {
-      tp::Table table(header);
-      for (const std::string& key : order) {
-        auto it = pct[dtype].find(key);
-        if (it == pct[dtype].end()) continue;
-        std::vector<std::string> row{key};
-        row.insert(row.end(), it->second.begin(), it->second.end());
-        table.add_row(row);
-      }
-      std::printf("\n%% of cudaMemcpy, %s:\n%s", tp::dtype_name(dtype).c_str(), table.render().c_str());
-    }
+    for (tp::DType dtype : options.dtypes) summary.print(dtype, options.shapes);
     if (!all_verified) std::fprintf(stderr, "error: verification failed (see above)\n");
     return all_verified ? 0 : 1;
   });

@@ -187,6 +187,7 @@ int bench_main(int argc, char** argv, const CliSpec& spec,
     Bench bench(options);
     const std::vector<Kernel> list = kernels(options);
     std::printf("%s\n", bench.device().summary().c_str());
+    std::fflush(stdout);
     bool all_verified = true;
     bench.for_each_case([&](DType dtype, Shape shape) {
       const std::vector<Measurement> results = bench.run(dtype, shape, list);
