@@ -13,8 +13,6 @@
 
 namespace {
 
-using tp::format;
-
 // One case's progression: each step's headline kernel, then the library references.
 void print_case(const std::vector<tp::Measurement>& results) {
   tp::Table table({"step", "kernel", "ms", "GB/s", "% memcpy", "x prev step", "x first transpose"}, 2);
@@ -23,13 +21,10 @@ void print_case(const std::vector<tp::Measurement>& results) {
   std::string failures;
   for (const tp::Measurement& m : results) {
     const bool is_step = m.kernel->step != "ref";
-    const auto ratio = [&](const tp::Measurement* base) {
-      return base && base->verified() && m.verified() ? format("%.2fx", m.gbps / base->gbps) : std::string("-");
-    };
     if (is_step && !first_transpose && m.kernel->op == tp::Op::transpose) first_transpose = &m;
     table.add_row({m.kernel->step, m.kernel->name, tp::cell(m, m.stats.median_ms, "%.4f"),
                    tp::cell(m, m.gbps, "%.1f"), tp::cell(m, m.pct_of_memcpy, "%.1f%%"),
-                   is_step ? ratio(prev_step) : "-", ratio(first_transpose)});
+                   is_step ? tp::speedup_cell(m, prev_step) : "-", tp::speedup_cell(m, first_transpose)});
     if (is_step) prev_step = &m;
     if (!m.verified()) failures += m.kernel->name + ": " + m.check.describe() + "\n";
   }
@@ -46,7 +41,7 @@ class Summary {
   }
   void print(tp::DType dtype, const std::vector<tp::Shape>& shapes) const {
     std::vector<std::string> header{"kernel"};
-    for (tp::Shape s : shapes) header.push_back(std::to_string(s.rows) + "x" + std::to_string(s.cols));
+    for (tp::Shape s : shapes) header.push_back(tp::shape_name(s));
     tp::Table table(header);
     const auto& by_kernel = cells_.at(dtype);
     for (const std::string& key : order_) {

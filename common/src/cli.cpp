@@ -37,6 +37,10 @@ std::string join_dtype_names() {
 
 }  // namespace
 
+std::string shape_name(Shape shape) {
+  return std::to_string(shape.rows) + "x" + std::to_string(shape.cols);
+}
+
 Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   CLI::App app{spec.description};
   app.allow_extras(false);

@@ -88,6 +88,11 @@ std::string cell(const Measurement& m, double value, const char* fmt) {
   return m.verified() ? format(fmt, value) : std::string("FAILED");
 }
 
+std::string speedup_cell(const Measurement& m, const Measurement* base) {
+  if (!base || !base->verified() || !m.verified()) return "-";
+  return format("%.2fx", m.gbps / base->gbps);
+}
+
 namespace {
 
 // Refuses, in one line, a case that does not fit in the GPU's or the host's memory.
@@ -195,12 +200,11 @@ int bench_main(int argc, char** argv, const CliSpec& spec,
       std::string failures;
       for (std::size_t i = 0; i < results.size(); ++i) {
         const Measurement& m = results[i];
-        const bool has_prev = i > 0 && results[i - 1].verified() && m.verified();
         table.add_row({m.kernel->name, dtype_name(dtype),
-                       std::to_string(shape.rows) + "x" + std::to_string(shape.cols),
+                       shape_name(shape),
                        cell(m, m.stats.median_ms, "%.4f"), cell(m, m.gbps, "%.1f"),
                        cell(m, m.pct_of_memcpy, "%.1f%%"),
-                       has_prev ? format("%.2fx", m.gbps / results[i - 1].gbps) : "-"});
+                       speedup_cell(m, i > 0 ? &results[i - 1] : nullptr)});
         if (!m.verified()) failures += m.kernel->name + ": " + m.check.describe() + "\n";
       }
       std::printf("\n%s\n%s%s", describe_case(dtype, shape).c_str(), table.render().c_str(),

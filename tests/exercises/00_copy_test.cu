@@ -30,9 +30,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Exercise00Copy,
                                                               tp::Shape{1000, 100},
                                                               tp::Shape{4096, 4096})),
                          [](const auto& info) {
-                           const tp::Shape s = std::get<1>(info.param);
-                           return tp::dtype_name(std::get<0>(info.param)) + "_" + std::to_string(s.rows) +
-                                  "x" + std::to_string(s.cols);
+                           return tp::dtype_name(std::get<0>(info.param)) + "_" +
+                                  tp::shape_name(std::get<1>(info.param));
                          });
 
 }  // namespace

@@ -31,14 +31,12 @@ const std::vector<tp::Shape> kShapes = {
     {100, 1000}, {1000, 100},  {1023, 1025}, {3, 70000}, {70000, 3},   {4096, 4096},
     {1, 3000000}, {3000000, 1}};
 
-std::string shape_name(tp::Shape s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); }
-
 using Param = std::tuple<std::size_t, tp::DType, tp::Shape>;
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   const tp::Kernel& k = kernels()[std::get<0>(info.param)];
   return k.step + "_" + k.name + "_" + tp::dtype_name(std::get<1>(info.param)) + "_" +
-         shape_name(std::get<2>(info.param));
+         tp::shape_name(std::get<2>(info.param));
 }
 
 class AllKernels : public ::testing::TestWithParam<Param> {

@@ -17,6 +17,9 @@ struct Shape {
   int cols = 0;
 };
 
+/// "rows x cols" written compactly, e.g. "4096x4096": table columns and test names.
+std::string shape_name(Shape shape);
+
 /// What a benchmark run should measure.
 struct Options {
   std::vector<Shape> shapes;   ///< from --sizes (squares) or --rows/--cols

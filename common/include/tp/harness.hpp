@@ -135,6 +135,9 @@ std::string describe_case(DType dtype, Shape shape);
 /// A number of milliseconds or GB/s as printed in tables, or "FAILED" for a failed check.
 std::string cell(const Measurement& m, double value, const char* fmt);
 
+/// m's speed-up over `base` ("1.74x"), or "-" when there is no base or either failed its check.
+std::string speedup_cell(const Measurement& m, const Measurement* base);
+
 /// The main of a step binary: parses the command line, checks for a GPU, and for every
 /// dtype and shape prints cudaMemcpy and `kernels(options)` side by side (ms, GB/s, % of
 /// memcpy, x vs the previous row). Returns the exit code: 0, 1 on a failed verification or
