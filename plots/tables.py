@@ -14,6 +14,17 @@ cols     CSV column whose values become table columns
 value    gbps | pct | ms | gbps_pct (cell content)
 X_eq=V   keep only CSV rows whose column X equals V (any number of these)
 
+A table can also divide one source by another, row by row (same step, kernel, dtype and
+shape), e.g. how much a warm L2 inflates GB/s:
+
+    <!-- table source=sweep_warm divide=sweep_cold rows=shape cols=kernel value=ratio dtype_eq=float -->
+
+`shape` ("4096x4096") and `mb` (MB moved) can be used like CSV columns.
+
+The navigation line of a chapter (previous, contents, next; chapters in reading order: the
+README, docs/method.md, then steps/NN_*/README.md) lives between `<!-- nav -->` and
+`<!-- /nav -->`.
+
 A code snippet is the region of a source file between two `// [name]` lines (the marker
 Doxygen's \\snippet uses):
 
@@ -26,6 +37,7 @@ Doxygen's \\snippet uses):
 """
 import argparse
 import csv
+import os
 import pathlib
 import re
 import sys
@@ -33,6 +45,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "results"
 DOCS = [ROOT / "README.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md")), ROOT / "docs" / "method.md"]
+NAV = re.compile(r"(<!-- nav -->\n)(?P<body>.*?)(<!-- /nav -->)", re.S)
 BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
 SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
 
@@ -53,9 +66,24 @@ def newest_csv(source):
     return files[-1]
 
 
+def load(source):
+    path = newest_csv(source)
+    rows = list(csv.DictReader(path.open()))
+    for r in rows:
+        r["shape"] = f"{r['rows']}x{r['cols']}"
+        r["mb"] = f"{int(r['bytes']) / 1e6:.1f}"
+    return path, rows
+
+
+def key(row):
+    return tuple(row[k] for k in ("step", "kernel", "dtype", "rows", "cols"))
+
+
 def cell(row, value):
-    if row["verified"] != "true":
+    if row["verified"] != "true" or row.get("divisor", {}).get("verified", "true") != "true":
         return "FAILED"
+    if value == "ratio":
+        return f"{float(row['gbps']) / float(row['divisor']['gbps']):.2f}x"
     gbps, pct, ms = float(row["gbps"]), float(row["pct_of_memcpy"]), float(row["ms_median"])
     return {"gbps": f"{gbps:.0f}", "pct": f"{pct:.1f}%", "ms": f"{ms:.3f}",
             "gbps_pct": f"{gbps:.0f} ({pct:.0f}%)"}[value]
@@ -63,26 +91,51 @@ def cell(row, value):
 
 def render(spec_text):
     spec = dict(item.split("=", 1) for item in spec_text.split())
-    path = newest_csv(spec["source"])
-    rows = list(csv.DictReader(path.open()))
-    for key, want in spec.items():
-        if key.endswith("_eq"):
-            rows = [r for r in rows if r[key[:-3]] == want]
+    path, rows = load(spec["source"])
+    sources = f"`docs/results/{path.name}`"
+    if "divide" in spec:
+        divisor_path, divisors = load(spec["divide"])
+        by_key = {key(r): r for r in divisors}
+        rows = [dict(r, divisor=by_key[key(r)]) for r in rows if key(r) in by_key]
+        sources += f" divided by `docs/results/{divisor_path.name}`"
+    for name, want in spec.items():
+        if name.endswith("_eq"):
+            rows = [r for r in rows if r[name[:-3]] == want]
     if not rows:
         raise SystemExit(f"tables.py: no rows in {path.name} for '{spec_text}'")
     row_keys = list(dict.fromkeys(r[spec["rows"]] for r in rows))
     col_keys = list(dict.fromkeys(r[spec["cols"]] for r in rows))
     cells = {(r[spec["rows"]], r[spec["cols"]]): cell(r, spec["value"]) for r in rows}
-    label = {"gbps": "GB/s", "pct": "% of cudaMemcpy", "ms": "ms (median)", "gbps_pct": "GB/s (% of cudaMemcpy)"}
+    label = {"gbps": "GB/s", "pct": "% of cudaMemcpy", "ms": "ms (median)", "gbps_pct": "GB/s (% of cudaMemcpy)",
+             "ratio": "GB/s of the first file over GB/s of the second"}
     lines = ["| " + spec["rows"] + " | " + " | ".join(col_keys) + " |",
              "|---|" + "---:|" * len(col_keys)]
     for rk in row_keys:
         lines.append(f"| {rk} | " + " | ".join(cells.get((rk, ck), "") for ck in col_keys) + " |")
     first = rows[0]
     lines.append("")
+    runs = "warm-L2 runs" if "warm" in spec["source"] else "cold-L2 runs"
     lines.append(f"*{label[spec['value']]}; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}, "
-                 f"median of {first['reps']} cold-L2 runs; from `docs/results/{path.name}`.*")
+                 f"median of {first['reps']} {runs}; from {sources}.*")
     return "\n".join(lines) + "\n"
+
+
+def chapters():
+    """The docs in reading order, each with its title (its first '# ' line)."""
+    order = [ROOT / "README.md", ROOT / "docs" / "method.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md"))]
+    return [(p, p.read_text().split("\n", 1)[0].lstrip("# ").strip()) for p in order if p.exists()]
+
+
+def nav(doc):
+    """Previous, contents and next links for `doc`, relative to it (GitHub and Doxygen both follow them)."""
+    docs = chapters()
+    i = [p for p, _ in docs].index(doc)
+    link = lambda p: os.path.relpath(p, doc.parent)
+    parts = [f"[← {docs[i - 1][1]}]({link(docs[i - 1][0])})"] if i > 1 else []
+    parts.append(f"[Contents]({link(docs[0][0])})")
+    if i + 1 < len(docs):
+        parts.append(f"[{docs[i + 1][1]} →]({link(docs[i + 1][0])})")
+    return " · ".join(parts) + "\n"
 
 
 def main():
@@ -95,6 +148,7 @@ def main():
             continue
         text = doc.read_text()
         new = BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
+        new = NAV.sub(lambda m: m.group(1) + nav(doc) + m.group(3), new)
         new = SNIPPET.sub(lambda m: m.group(1) + snippet(m.group("file"), m.group("name")) + m.group(5), new)
         if new != text:
             stale.append(doc.relative_to(ROOT))

@@ -5,11 +5,12 @@
 #
 # 1. Release build for this machine's GPU, exercises included.
 # 2. All cpu, gpu and large tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
-# 3. compute-sanitizer memcheck and racecheck over the gpu test suite: 0 errors.
-# 4. The exercise tests as shipped (they are expected to fail until the TODOs are done).
-# 5. The tour and every step binary, all dtypes, writing CSV into RESULTS_DIR as
-#    <program>_<gpu>_<date>.csv.
-# Prints a summary last; exits non-zero if any check failed.
+# 3. The exercise tests as shipped (they are expected to fail until the TODOs are done).
+# 4. Results, as CSV in RESULTS_DIR named <source>_<gpu>_<date>.csv: the tour and every step
+#    binary (all dtypes); the tour over sizes that cross the L2 size, with cold L2
+#    (sweep_cold) and warm L2 (sweep_warm); Nsight Compute metrics of every kernel (ncu).
+# 5. compute-sanitizer memcheck and racecheck over the gpu test suite: 0 errors.
+# Prints a summary last (with each part's seconds); exits non-zero if any check failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,8 @@ mkdir -p "$results" "$logs"
 jobs=$(nproc)
 summary=()
 failed=0
-note() { summary+=("$1"); echo "== $1"; }
+started=$SECONDS
+note() { summary+=("$1 [$((SECONDS - started)) s]"); echo "== $1"; started=$SECONDS; }
 fail() { note "FAIL: $1"; failed=1; }
 
 generator=()
@@ -47,7 +49,41 @@ else
   fail "tests: $passed passed, $not_passed failed or skipped (see ctest.log)"
 fi
 
-# 3. Sanitizers over the whole gpu suite, one process each.
+# 3. Exercises as shipped: they must compile (they did) and fail.
+ctest --test-dir "$build" -L exercise -j 8 >"$logs/exercise.log" 2>&1
+note "exercises as shipped: $(grep -E 'tests passed|tests failed' "$logs/exercise.log" | tail -n 1)"
+
+# 4. Results.
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
+      tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^nvidia-//' -e 's/-$//')
+day=$(date +%F)
+run() {  # run SOURCE PROGRAM ARGS...: a benchmark binary writing results/SOURCE_gpu_day.csv
+  local source=$1 program=$2; shift 2
+  local csv="$results/${source}_${gpu}_${day}.csv"
+  rm -f "$csv"
+  if "$build/bin/$program" "$@" --csv "$csv" >"$logs/$source.log" 2>&1; then
+    note "$source: ok, $(($(wc -l <"$csv") - 1)) rows in $csv"
+  else
+    tail -n 20 "$logs/$source.log"
+    fail "$source (see $source.log)"
+  fi
+}
+run tour tour --dtype all
+for step in steps/[0-9][0-9]_*/; do
+  run "$(basename "$step")" "$(basename "$step")" --dtype all
+done
+# Square sizes in steps of sqrt(2), from far below the L2 size to far above it.
+sweep=256,362,512,724,1024,1448,2048,2896,4096,5793,8192,11585,16384
+run sweep_cold tour --sizes "$sweep" --dtype float,half
+run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
+if scripts/profile.sh "$build" "$results" "$logs" >"$logs/profile.log" 2>&1; then
+  note "profile: $(tail -n 1 "$logs/profile.log")"
+else
+  tail -n 20 "$logs/profile.log"
+  fail "profile (see profile.log)"
+fi
+
+# 5. Sanitizers over the whole gpu suite, one process each.
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     extra=()
@@ -61,30 +97,6 @@ if command -v compute-sanitizer >/dev/null; then
 else
   fail "compute-sanitizer not found"
 fi
-
-# 4. Exercises as shipped: they must compile (they did) and fail.
-ctest --test-dir "$build" -L exercise -j 8 >"$logs/exercise.log" 2>&1
-note "exercises as shipped: $(grep -E 'tests passed|tests failed' "$logs/exercise.log" | tail -n 1)"
-
-# 5. Results.
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
-      tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^nvidia-//' -e 's/-$//')
-day=$(date +%F)
-run() {  # run NAME ARGS...: a benchmark binary writing results/NAME_gpu_day.csv
-  local name=$1; shift
-  local csv="$results/${name}_${gpu}_${day}.csv"
-  rm -f "$csv"
-  if "$build/bin/$name" "$@" --csv "$csv" >"$logs/$name.log" 2>&1; then
-    note "$name: ok, $(($(wc -l <"$csv") - 1)) rows in $csv"
-  else
-    tail -n 20 "$logs/$name.log"
-    fail "$name (see $name.log)"
-  fi
-}
-run tour --dtype all
-for step in steps/[0-9][0-9]_*/; do
-  run "$(basename "$step")" --dtype all
-done
 
 echo
 echo "GPU check summary ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1)):"

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tp/error.hpp"
 #include "tp/harness.hpp"
@@ -64,5 +65,15 @@ inline Kernel cublas_geam(cublasHandle_t handle) {
   };
   return k;
 }
+
+/// The library handles the tour and the profiler need, and the reference kernels built on them.
+class Libraries {
+ public:
+  /// Every library reference, in the order the tour shows them.
+  std::vector<Kernel> kernels() const { return {cublas_geam(cublas_.get())}; }
+
+ private:
+  CublasHandle cublas_;
+};
 
 }  // namespace tp::references

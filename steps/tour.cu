@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "references.cuh"
@@ -69,16 +70,15 @@ int main(int argc, char** argv) {
     spec.default_sizes = {2048, 4096, 8192, 16384};
     const tp::Options options = tp::parse_cli(spec, argc, argv);
     tp::Bench bench(options);
-    tp::references::CublasHandle cublas;
+    const tp::references::Libraries libraries;
 
     std::vector<tp::Kernel> kernels;
     for (tp::Kernel& k : tp::registry::all()) {
       if (k.in_tour) kernels.push_back(std::move(k));
     }
-    kernels.push_back(tp::references::cublas_geam(cublas.get()));
+    for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
 
-    std::printf("%s\n", bench.device().summary().c_str());
-    std::fflush(stdout);
+    bench.print_header();
     bool all_verified = true;
     Summary summary;
     bench.for_each_case([&](tp::DType dtype, tp::Shape shape) {

@@ -59,10 +59,15 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   app.add_option("--dtype", dtypes, "element type(s): " + join_dtype_names() + ", comma separated (default " + default_dtypes + ")")
       ->delimiter(',')
       ->allow_extra_args(false);
-  app.add_option("--reps", options.reps, "timed repetitions per kernel (median, min, max)")
-      ->capture_default_str();
-  app.add_option("--csv", options.csv_path, "append one CSV row per result to this file");
   app.add_option("--seed", options.seed, "seed of the input data");
+  if (spec.timing_flags) {
+    app.add_option("--reps", options.reps, "timed repetitions per kernel (median, min, max)")
+        ->capture_default_str();
+    app.add_option("--csv", options.csv_path, "append one CSV row per result to this file");
+    app.add_flag("--warm-l2", options.warm_l2,
+                 "do not flush L2 between repetitions (for comparison only: inflates GB/s for "
+                 "matrices that fit in L2)");
+  }
   if (spec.exercise_flag) {
     app.add_flag("--exercise", options.exercise, "also run your kernel from exercise.cuh");
   }

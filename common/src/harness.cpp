@@ -122,9 +122,21 @@ Bench::Bench(const Options& options) : options_(options) {
   TP_CUDA_CHECK(cudaSetDevice(0));
   device_ = query_device(0);
   TP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  flusher_ = std::make_unique<L2Flusher>(device_.l2_bytes);
+  if (!options_.warm_l2) flusher_ = std::make_unique<L2Flusher>(device_.l2_bytes);
   if (!options_.csv_path.empty()) csv_ = std::make_unique<CsvWriter>(options_.csv_path);
   memcpy_ = memcpy_kernel();
+}
+
+void Bench::print_header() const {
+  std::printf("%s\n", device_.summary().c_str());
+  if (flusher_) {
+    std::printf("L2 flushed before every repetition (cold); median of %d repetitions after warm-up\n",
+                options_.reps);
+  } else {
+    std::printf("WARM L2 (--warm-l2): no flush between repetitions; GB/s of matrices that fit in "
+                "L2 is inflated\n");
+  }
+  std::fflush(stdout);
 }
 
 Bench::~Bench() {
@@ -191,8 +203,7 @@ int bench_main(int argc, char** argv, const CliSpec& spec,
     const Options options = parse_cli(spec, argc, argv);
     Bench bench(options);
     const std::vector<Kernel> list = kernels(options);
-    std::printf("%s\n", bench.device().summary().c_str());
-    std::fflush(stdout);
+    bench.print_header();
     bool all_verified = true;
     bench.for_each_case([&](DType dtype, Shape shape) {
       const std::vector<Measurement> results = bench.run(dtype, shape, list);

@@ -18,11 +18,11 @@ tp::CliSpec spec() {
   return s;
 }
 
-tp::Options parse(std::vector<std::string> args) {
+tp::Options parse(std::vector<std::string> args, const tp::CliSpec& s = spec()) {
   args.insert(args.begin(), "prog");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
-  return tp::parse_cli(spec(), static_cast<int>(argv.size()), argv.data());
+  return tp::parse_cli(s, static_cast<int>(argv.size()), argv.data());
 }
 
 TEST(Cli, DefaultsComeFromTheSpec) {
@@ -33,12 +33,13 @@ TEST(Cli, DefaultsComeFromTheSpec) {
   EXPECT_EQ(o.dtypes, std::vector<tp::DType>{tp::DType::f32});
   EXPECT_EQ(o.reps, 20);
   EXPECT_FALSE(o.exercise);
+  EXPECT_FALSE(o.warm_l2);
   EXPECT_TRUE(o.csv_path.empty());
 }
 
 TEST(Cli, ParsesSizesDtypesRepsCsvExercise) {
   const tp::Options o = parse({"--sizes", "1024,4096", "--dtype", "half,bf16", "--reps", "5",
-                               "--csv", "out.csv", "--exercise"});
+                               "--csv", "out.csv", "--exercise", "--warm-l2"});
   ASSERT_EQ(o.shapes.size(), 2u);
   EXPECT_EQ(o.shapes[0].rows, 1024);
   EXPECT_EQ(o.shapes[1].cols, 4096);
@@ -46,6 +47,7 @@ TEST(Cli, ParsesSizesDtypesRepsCsvExercise) {
   EXPECT_EQ(o.reps, 5);
   EXPECT_EQ(o.csv_path, "out.csv");
   EXPECT_TRUE(o.exercise);
+  EXPECT_TRUE(o.warm_l2);
 }
 
 TEST(Cli, RowsAndColsGiveOneRectangle) {
@@ -57,6 +59,15 @@ TEST(Cli, RowsAndColsGiveOneRectangle) {
 
 TEST(Cli, DtypeAllMeansAllFour) {
   EXPECT_EQ(parse({"--dtype", "all"}).dtypes.size(), 4u);
+}
+
+TEST(Cli, ProgramsThatDoNotTimeRejectTimingFlags) {
+  tp::CliSpec untimed = spec();
+  untimed.timing_flags = false;
+  EXPECT_NO_THROW(parse({"--sizes", "64"}, untimed));
+  for (const char* flag : {"--warm-l2", "--csv=x.csv", "--reps=3"}) {
+    EXPECT_THROW(parse({flag}, untimed), tp::UsageError) << flag;
+  }
 }
 
 TEST(Cli, HelpIsNotAnError) {

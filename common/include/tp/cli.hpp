@@ -27,6 +27,7 @@ struct Options {
   int reps = 20;               ///< timed repetitions per kernel
   std::string csv_path;        ///< --csv: append result rows here ("" = no CSV)
   bool exercise = false;       ///< --exercise: add the learner's kernel
+  bool warm_l2 = false;        ///< --warm-l2: skip the L2 flush (to show how a warm cache lies)
   std::uint64_t seed = 2024;   ///< input data seed
 };
 
@@ -36,6 +37,7 @@ struct CliSpec {
   std::vector<int> default_sizes;        ///< squares measured without --sizes/--rows/--cols
   std::vector<DType> default_dtypes = {DType::f32};
   bool exercise_flag = false;            ///< offer --exercise
+  bool timing_flags = true;              ///< offer --reps, --csv and --warm-l2
 };
 
 /// Thrown by parse_cli when --help was asked for; what() is the help text.

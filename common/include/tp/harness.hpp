@@ -114,6 +114,8 @@ class Bench {
   explicit Bench(const Options& options);
   ~Bench();
   const DeviceInfo& device() const { return device_; }
+  /// Prints the device and how it is measured (cold or warm L2) to stdout.
+  void print_header() const;
   /// Verifies and times cudaMemcpy and then each kernel of `kernels` that supports `dtype`,
   /// in order; writes a CSV row for each. The first measurement is cudaMemcpy.
   std::vector<Measurement> run(DType dtype, Shape shape, const std::vector<Kernel>& kernels);

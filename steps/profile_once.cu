@@ -1,0 +1,46 @@
+// profile_once: launches every registered kernel (and cuBLAS) exactly once per case, with no
+// timing, flushing or verification kernels in between, so that a profiler sees one launch per
+// kernel. scripts/profile.sh runs it under Nsight Compute and matches the profiler's rows to
+// the "launch," lines this program prints, in order.
+//
+//   ncu --clock-control none -o report build/bin/profile_once --sizes 8192 --dtype float,half
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+#include "references.cuh"
+#include "registry.cuh"
+
+int main(int argc, char** argv) {
+  return tp::guarded_main([&] {
+    tp::CliSpec spec;
+    spec.description = "Launch every registered kernel once per case (for Nsight Compute)";
+    spec.default_sizes = {8192};
+    spec.default_dtypes = {tp::DType::f32, tp::DType::f16};
+    spec.timing_flags = false;
+    const tp::Options options = tp::parse_cli(spec, argc, argv);
+    tp::require_device();
+    TP_CUDA_CHECK(cudaSetDevice(0));
+    const tp::DeviceInfo device = tp::query_device(0);
+    const tp::references::Libraries libraries;
+    std::vector<tp::Kernel> kernels = tp::registry::all();
+    for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
+
+    // Machine-readable lines for scripts/profile.sh: the device, then one line per launch.
+    std::printf("device,%s,%s,%s,%s,%s\n", device.name.c_str(), device.cc().c_str(),
+                device.cuda().c_str(), tp::git_sha(), device.slug().c_str());
+    for (tp::DType dtype : options.dtypes) {
+      for (tp::Shape shape : options.shapes) {
+        tp::Case c(dtype, shape, options.seed);
+        for (const tp::Kernel& k : kernels) {
+          if (!k.supports(dtype)) continue;
+          c.launch(k, nullptr);
+          TP_CUDA_CHECK(cudaDeviceSynchronize());
+          std::printf("launch,%s,%s,%s,%d,%d\n", k.step.c_str(), k.name.c_str(),
+                      tp::dtype_name(dtype).c_str(), shape.rows, shape.cols);
+        }
+      }
+    }
+    return 0;
+  });
+}
