@@ -11,7 +11,9 @@ A table lives between two marker comments in a Markdown file:
 source   results CSV: the newest docs/results/<source>_<gpu>_<date>.csv
 rows     CSV column whose values become table rows (in order of first appearance)
 cols     CSV column whose values become table columns
-value    gbps | pct | ms | gbps_pct (cell content)
+value    gbps | pct | ms | gbps_pct | ratio, or any CSV column, shown as written
+values   instead of rows/value: these CSV columns (comma separated) become the rows, e.g.
+         the Nsight Compute metrics of source=ncu
 X_eq=V   keep only CSV rows whose column X equals V (any number of these)
 
 A table can also divide one source by another, row by row (same step, kernel, dtype and
@@ -71,7 +73,8 @@ def load(source):
     rows = list(csv.DictReader(path.open()))
     for r in rows:
         r["shape"] = f"{r['rows']}x{r['cols']}"
-        r["mb"] = f"{int(r['bytes']) / 1e6:.1f}"
+        if "bytes" in r:
+            r["mb"] = f"{int(r['bytes']) / 1e6:.1f}"
     return path, rows
 
 
@@ -80,16 +83,35 @@ def key(row):
 
 
 def cell(row, value):
-    if row["verified"] != "true" or row.get("divisor", {}).get("verified", "true") != "true":
-        return "FAILED"
-    if value == "ratio":
-        return f"{float(row['gbps']) / float(row['divisor']['gbps']):.2f}x"
-    gbps, pct, ms = float(row["gbps"]), float(row["pct_of_memcpy"]), float(row["ms_median"])
-    return {"gbps": f"{gbps:.0f}", "pct": f"{pct:.1f}%", "ms": f"{ms:.3f}",
-            "gbps_pct": f"{gbps:.0f} ({pct:.0f}%)"}[value]
+    if value in FORMATS:
+        if row["verified"] != "true" or row.get("divisor", {}).get("verified", "true") != "true":
+            return "FAILED"
+        return FORMATS[value](row)
+    return row[value] or "-"  # a CSV column as written (e.g. an Nsight Compute metric)
+
+
+FORMATS = {
+    "gbps": lambda r: f"{float(r['gbps']):.0f}",
+    "pct": lambda r: f"{float(r['pct_of_memcpy']):.1f}%",
+    "ms": lambda r: f"{float(r['ms_median']):.3f}",
+    "gbps_pct": lambda r: f"{float(r['gbps']):.0f} ({float(r['pct_of_memcpy']):.0f}%)",
+    "ratio": lambda r: f"{float(r['gbps']) / float(r['divisor']['gbps']):.2f}x",
+}
+LABELS = {"gbps": "GB/s", "pct": "% of cudaMemcpy", "ms": "ms (median)", "gbps_pct": "GB/s (% of cudaMemcpy)",
+          "ratio": "GB/s of the first file over GB/s of the second"}
+
+
+def caption(spec, first, sources):
+    where = f"{first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}"
+    if spec["source"].startswith("ncu"):
+        return f"*Nsight Compute, one launch per kernel (caches flushed before it, clocks as they are); {where}; from {sources}.*"
+    what = LABELS.get(spec["value"], spec["value"])
+    runs = "warm-L2 runs" if "warm" in spec["source"] else "cold-L2 runs"
+    return f"*{what}; {where}, median of {first['reps']} {runs}; from {sources}.*"
 
 
 def render(spec_text):
+    """One table. With `values=a,b,c` the rows are those CSV columns (e.g. profiler metrics)."""
     spec = dict(item.split("=", 1) for item in spec_text.split())
     path, rows = load(spec["source"])
     sources = f"`docs/results/{path.name}`"
@@ -103,20 +125,18 @@ def render(spec_text):
             rows = [r for r in rows if r[name[:-3]] == want]
     if not rows:
         raise SystemExit(f"tables.py: no rows in {path.name} for '{spec_text}'")
-    row_keys = list(dict.fromkeys(r[spec["rows"]] for r in rows))
     col_keys = list(dict.fromkeys(r[spec["cols"]] for r in rows))
-    cells = {(r[spec["rows"]], r[spec["cols"]]): cell(r, spec["value"]) for r in rows}
-    label = {"gbps": "GB/s", "pct": "% of cudaMemcpy", "ms": "ms (median)", "gbps_pct": "GB/s (% of cudaMemcpy)",
-             "ratio": "GB/s of the first file over GB/s of the second"}
-    lines = ["| " + spec["rows"] + " | " + " | ".join(col_keys) + " |",
-             "|---|" + "---:|" * len(col_keys)]
+    if "values" in spec:
+        row_title, row_keys = "metric", spec["values"].split(",")
+        cells = {(v, r[spec["cols"]]): cell(r, v) for r in rows for v in row_keys}
+    else:
+        row_title = spec["rows"]
+        row_keys = list(dict.fromkeys(r[spec["rows"]] for r in rows))
+        cells = {(r[spec["rows"]], r[spec["cols"]]): cell(r, spec["value"]) for r in rows}
+    lines = [f"| {row_title} | " + " | ".join(col_keys) + " |", "|---|" + "---:|" * len(col_keys)]
     for rk in row_keys:
         lines.append(f"| {rk} | " + " | ".join(cells.get((rk, ck), "") for ck in col_keys) + " |")
-    first = rows[0]
-    lines.append("")
-    runs = "warm-L2 runs" if "warm" in spec["source"] else "cold-L2 runs"
-    lines.append(f"*{label[spec['value']]}; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}, "
-                 f"median of {first['reps']} {runs}; from {sources}.*")
+    lines += ["", caption(spec, rows[0], sources)]
     return "\n".join(lines) + "\n"
 
 

@@ -72,8 +72,8 @@ run tour tour --dtype all
 for step in steps/[0-9][0-9]_*/; do
   run "$(basename "$step")" "$(basename "$step")" --dtype all
 done
-# Square sizes in steps of sqrt(2), from far below the L2 size to far above it.
-sweep=256,362,512,724,1024,1448,2048,2896,4096,5793,8192,11585,16384
+# Square sizes from far below the L2 size to far above it, in steps of x1.5 and x1.33.
+sweep=256,384,512,768,1024,1536,2048,3072,4096,6144,8192,12288,16384
 run sweep_cold tour --sizes "$sweep" --dtype float,half
 run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
 if scripts/profile.sh "$build" "$results" "$logs" >"$logs/profile.log" 2>&1; then

@@ -32,7 +32,13 @@ void DeviceBuffer::poison(cudaStream_t stream) {
 
 void DeviceBuffer::upload(const void* host, std::size_t bytes) {
   if (bytes > bytes_) throw std::out_of_range("DeviceBuffer::upload: more bytes than the buffer holds");
-  if (bytes > 0) TP_CUDA_CHECK(cudaMemcpy(ptr_, host, bytes, cudaMemcpyHostToDevice));
+  if (bytes == 0) return;
+  TP_CUDA_CHECK(cudaMemcpy(ptr_, host, bytes, cudaMemcpyHostToDevice));
+  // From pageable host memory, cudaMemcpy may return once the data is staged, before the DMA
+  // has reached the device. Work on the legacy default stream would still be ordered after
+  // it, but a stream created with cudaStreamNonBlocking (as the benchmarks use) is not: its
+  // first kernel could read a half-uploaded input. Wait for the copy to land.
+  TP_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void DeviceBuffer::download(void* host, std::size_t bytes) const {

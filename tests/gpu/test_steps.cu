@@ -97,4 +97,23 @@ INSTANTIATE_TEST_SUITE_P(Registry, KernelArguments,
                            return k.step + "_" + k.name + "_" + tp::dtype_name(std::get<1>(info.param));
                          });
 
+// The benchmarks verify on a stream created with cudaStreamNonBlocking, right after the input
+// was uploaded from pageable memory. That stream does not wait for the legacy default stream,
+// so the upload itself must have landed (a sweep once caught cudaMemcpy reading a half-uploaded
+// input at 724 x 724). Several sizes, because the race depended on the size.
+TEST(Harness, VerifiesOnANonBlockingStreamRightAfterTheUpload) {
+  TP_GPU_TEST_GUARD();
+  cudaStream_t stream = nullptr;
+  TP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const tp::Kernel memcpy = tp::memcpy_kernel();
+  for (tp::DType dtype : {tp::DType::f16, tp::DType::f32}) {
+    for (int n : {362, 512, 724, 1024, 1448, 2048}) {
+      tp::Case c(dtype, {n, n}, 7u + static_cast<unsigned>(n));
+      const tp::CompareResult r = c.verify(memcpy, stream);
+      EXPECT_TRUE(r.ok()) << tp::describe_case(dtype, {n, n}) << ": " << r.describe();
+    }
+  }
+  TP_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 }  // namespace
