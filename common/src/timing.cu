@@ -22,7 +22,21 @@ __global__ void read_all(const uint4* __restrict__ buf, std::size_t n, unsigned*
   if (acc == 0x9E3779B9u) *sink = acc;
 }
 
+// Spins one thread for `ns` nanoseconds of the GPU's global timer, touching no memory.
+__global__ void spin(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
 }  // namespace
+
+void keep_busy(cudaStream_t stream, unsigned microseconds) {
+  spin<<<1, 1, 0, stream>>>(1000ull * microseconds);
+  TP_CHECK_LAUNCH("spin (keep_busy)");
+}
 
 Stats summarize(std::vector<double> samples_ms) {
   if (samples_ms.empty()) throw std::invalid_argument("summarize: no samples");
@@ -53,7 +67,13 @@ Stats time_work(const Work& work, cudaStream_t stream, int reps, L2Flusher* flus
   std::vector<double> samples;
   try {
     for (int i = 0; i < reps; ++i) {
-      if (flusher) flusher->flush(stream);
+      // Either way the GPU is busy while the host enqueues the events and the kernel, so the
+      // start event does not fire early on an idle GPU and time the host's launch latency.
+      if (flusher) {
+        flusher->flush(stream);
+      } else {
+        keep_busy(stream, 50);
+      }
       TP_CUDA_CHECK(cudaEventRecord(start, stream));
       work(stream);
       TP_CUDA_CHECK(cudaEventRecord(stop, stream));

@@ -10,6 +10,7 @@
 #include "registry.cuh"
 #include "tp/buffer.hpp"
 #include "tp/error.hpp"
+#include "tp/timing.hpp"
 
 namespace {
 
@@ -114,6 +115,24 @@ TEST(Harness, VerifiesOnANonBlockingStreamRightAfterTheUpload) {
     }
   }
   TP_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// Warm-L2 timing relies on keep_busy to hold the GPU while the events are enqueued.
+TEST(Harness, KeepBusyHoldsTheGpuForTheRequestedTime) {
+  TP_GPU_TEST_GUARD();
+  cudaEvent_t start, stop;
+  TP_CUDA_CHECK(cudaEventCreate(&start));
+  TP_CUDA_CHECK(cudaEventCreate(&stop));
+  TP_CUDA_CHECK(cudaEventRecord(start, 0));
+  tp::keep_busy(0, 200);
+  TP_CUDA_CHECK(cudaEventRecord(stop, 0));
+  TP_CUDA_CHECK(cudaEventSynchronize(stop));
+  float ms = 0;
+  TP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  EXPECT_GE(ms, 0.2f);
+  EXPECT_LT(ms, 50.0f);
+  TP_CUDA_CHECK(cudaEventDestroy(start));
+  TP_CUDA_CHECK(cudaEventDestroy(stop));
 }
 
 }  // namespace

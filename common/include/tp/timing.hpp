@@ -37,11 +37,16 @@ class L2Flusher {
   DeviceBuffer sink_;
 };
 
+/// Keeps the GPU busy for about `microseconds` without touching memory. Enqueued before a
+/// start event, it makes the event wait for the GPU instead of firing at once on an idle GPU,
+/// which would add the host's launch latency to a short kernel's time.
+void keep_busy(cudaStream_t stream, unsigned microseconds);
+
 /// Work to be timed: enqueues one repetition on the given stream.
 using Work = std::function<void(cudaStream_t)>;
 
 /// Times `work`: `warmup` untimed runs, then `reps` runs, each preceded by an L2 flush
-/// (unless `flusher` is null: warm L2) and bracketed by CUDA events on `stream`.
+/// (or, when `flusher` is null, by keep_busy: warm L2) and bracketed by CUDA events on `stream`.
 Stats time_work(const Work& work, cudaStream_t stream, int reps, L2Flusher* flusher,
                 int warmup = 3);
 
