@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Doxygen input filter for the Markdown pages (FILTER_PATTERNS in docs/Doxyfile.in).
+
+The chapters link to each other, to images and to source files with ordinary relative
+Markdown links, which is what works on GitHub and in any Markdown viewer. Doxygen 1.9.4
+resolves only some of those, so this filter rewrites each relative link target for the site
+(the file on disk is not changed, and every line keeps its number):
+
+    [t](../../README.md)           ->  [t](/abs/path/README.md)   Doxygen links the page
+    ![c](../../docs/images/x.svg)  ->  ![c](docs/images/x.svg)    found in IMAGE_PATH
+    [t](kernel.cuh)                ->  [t](@ref steps/00_copy/kernel.cuh)   the file's page
+    [t](main.cu), [t](../../plots) ->  t                          no page in the site: text
+
+Pages are README.md, docs/method.md and steps/NN_*/README.md; source files get a page when
+they are in the site's INPUT and have a `/// @file` comment: common/include/tp/*.hpp and
+*.cuh, steps/*.cuh and steps/NN_*/*.cuh. A target that does not exist, or lies outside the
+repository, and a link with a #fragment into another page are left as they are and reported
+on stderr; Doxygen or the site's link check (docs/check_site.py) then fails. Fenced code
+blocks are copied unchanged.
+
+    python3 docs/md_filter.py FILE.md     print FILE.md as Doxygen should read it
+"""
+import os
+import pathlib
+import re
+import sys
+
+# Absolute, without resolving symbolic links: the same spelling as the paths Doxygen uses.
+ROOT = pathlib.Path(os.path.abspath(__file__)).parent.parent
+# The site's pages and the source files it documents (as INPUT and FILE_PATTERNS in Doxyfile.in).
+PAGES = re.compile(r"^(README|docs/method|steps/[0-9][0-9]_[^/]+/README)\.md$")
+SOURCES = re.compile(r"^(common/include/tp/[^/]+\.(hpp|cuh)|steps/([^/]+/)?[^/]+\.cuh)$")
+# ![text](target "title") and [text](target "title"); text may hold one level of [brackets].
+# A code span first, so that a link shown as code (`[t](x)`) is left alone.
+LINK = re.compile(r'(?P<code>`[^`]*`)|'
+                  r'(?P<bang>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]\((?P<target>[^()\s]+)(?P<title>\s+"[^"]*")?\)')
+EXTERNAL = re.compile(r"^([a-z][a-z0-9+.-]*:|#|/|@ref\s|\\ref\s)", re.I)
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def resolve(md_dir, target):
+    """The repository file that `target` (relative to the Markdown file) names, or None."""
+    path = pathlib.Path(os.path.normpath(md_dir / target))
+    try:
+        path.relative_to(ROOT)
+    except ValueError:
+        return None
+    return path if path.exists() else None
+
+
+def tt(code, link):
+    """`link` in code font when its text was a code span."""
+    return f"<tt>{link}</tt>" if code else link
+
+
+def rewrite_link(md, lineno, m):
+    target = m.group("target")
+    if m.group("code") or EXTERNAL.match(target):
+        return m.group(0)
+    where = f"{md}:{lineno}: md_filter.py:"
+    if "#" in target:
+        print(f"{where} '{target}': a #fragment into another page has no target in the site",
+              file=sys.stderr)
+        return m.group(0)
+    path = resolve(md.parent, target)
+    if path is None:
+        print(f"{where} '{target}': names no file in the repository", file=sys.stderr)
+        return m.group(0)
+    rel = path.relative_to(ROOT).as_posix()
+    text, title = m.group("text"), m.group("title") or ""
+    if m.group("bang"):  # Doxygen finds an image in IMAGE_PATH by a trailing part of its path
+        return f"![{text}]({rel}{title})"
+    # Doxygen shows the text of a page link verbatim, ticks included, so
+    # [`x`](y) -> <tt>[x](y)</tt> and [a `b` c](y) -> [a b c](y).
+    code = re.fullmatch(r"`[^`]+`", text)
+    text = text.replace("`", "")
+    if PAGES.match(rel):  # Doxygen turns a link to a .md file it reads into a page link
+        return tt(code, f"[{text}]({path.as_posix()}{title})")
+    if SOURCES.match(rel):  # the file's page: its documentation, with a link to its source
+        return tt(code, f"[{text}](@ref {rel})")
+    return m.group("text")  # no page in the site (main.cu, CMakeLists.txt, a folder): text
+
+
+def main():
+    md = pathlib.Path(os.path.abspath(sys.argv[1]))
+    out, in_fence = [], False
+    for lineno, line in enumerate(md.read_text(encoding="utf-8").split("\n"), 1):
+        if FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence:
+            line = LINK.sub(lambda m: rewrite_link(md, lineno, m), line)
+        out.append(line)
+    sys.stdout.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
