@@ -40,12 +40,12 @@ Doxygen's \\snippet uses):
 import argparse
 import csv
 import os
-import pathlib
 import re
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "docs" / "results"
+import results  # plots/results.py: where the CSVs are and which one is the newest
+from results import RESULTS, ROOT
+
 DOCS = [ROOT / "README.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md")), ROOT / "docs" / "method.md"]
 NAV = re.compile(r"(<!-- nav -->\n)(?P<body>.*?)(<!-- /nav -->)", re.S)
 BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
@@ -62,10 +62,11 @@ def snippet(file, name):
 
 
 def newest_csv(source):
-    files = sorted(RESULTS.glob(f"{source}_*.csv"), key=lambda p: (p.stem.rsplit("_", 1)[-1], p.name))
-    if not files:
+    """The newest docs/results/<source>_<gpu>_<date>.csv: the same choice the figures make."""
+    found = results.files(source, RESULTS)
+    if not found:
         raise SystemExit(f"tables.py: no docs/results/{source}_*.csv for a table")
-    return files[-1]
+    return found[-1]
 
 
 def load(source):
