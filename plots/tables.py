@@ -172,7 +172,7 @@ def main():
         new = NAV.sub(lambda m: m.group(1) + nav(doc) + m.group(3), new)
         new = SNIPPET.sub(lambda m: m.group(1) + snippet(m.group("file"), m.group("name")) + m.group(5), new)
         if new != text:
-            stale.append(doc.relative_to(ROOT))
+            stale.append(os.path.relpath(doc, ROOT))
             if not args.check:
                 doc.write_text(new)
     if args.check and stale:

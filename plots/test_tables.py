@@ -1,0 +1,85 @@
+"""Tests of plots/tables.py, the generator of every table, code quote and navigation line in
+the docs: on the synthetic fixtures in plots/testdata/ and on temporary Markdown files.
+Standard library only."""
+import contextlib
+import io
+import pathlib
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import results  # noqa: E402
+import tables  # noqa: E402
+
+FIXTURES = HERE / "testdata"
+
+
+def gbps(source, kernel, dtype, n):
+    table = results.newest(source, FIXTURES)
+    return table.where(kernel=kernel, dtype=dtype, rows=n)[0]["gbps"]
+
+
+@mock.patch.object(tables, "RESULTS", FIXTURES)
+class Render(unittest.TestCase):
+    def test_ratio_divides_matching_rows(self):
+        text = tables.render("source=sweep_warm divide=sweep_cold rows=shape cols=kernel value=ratio dtype_eq=float")
+        want = gbps("sweep_warm", "copy_vec16", "float", 256) / gbps("sweep_cold", "copy_vec16", "float", 256)
+        header, _, first = text.split("\n")[:3]
+        self.assertEqual(header.split(" | ")[0], "| shape")
+        col = [c.strip() for c in header.strip("|").split("|")].index("copy_vec16")
+        self.assertEqual(first.strip("|").split("|")[col].strip(), f"{want:.2f}x")
+        self.assertIn("warm-L2 runs", text)
+        self.assertIn("divided by `docs/results/sweep_cold_fixture_2026-01-10.csv`", text)
+
+    def test_values_turn_columns_into_rows(self):
+        text = tables.render("source=ncu cols=kernel values=registers,l2_hit_pct step_eq=00_copy dtype_eq=float")
+        lines = text.split("\n")
+        self.assertTrue(lines[0].startswith("| metric | copy_naive"))
+        self.assertTrue(lines[2].startswith("| registers | "))
+        self.assertTrue(lines[3].startswith("| l2_hit_pct | "))
+        self.assertIn("Nsight Compute", text)
+
+    def test_failed_verification_shows_as_failed(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "tour_gpu_2026-01-01.csv"
+            lines = (FIXTURES / "tour_fixture_2026-01-10.csv").read_text().splitlines()
+            lines[2] = lines[2].rsplit(",", 1)[0] + ",false"
+            path.write_text("\n".join(lines) + "\n")
+            with mock.patch.object(tables, "RESULTS", pathlib.Path(tmp)):
+                text = tables.render("source=tour rows=kernel cols=rows value=pct dtype_eq=float")
+        self.assertIn("FAILED", text)
+
+
+class Check(unittest.TestCase):
+    def test_check_fails_on_a_stale_table_and_rewrite_fixes_it(self):
+        spec = "source=tour rows=kernel cols=rows value=gbps dtype_eq=float"
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(tables, "RESULTS", FIXTURES):
+            doc = pathlib.Path(tmp) / "README.md"
+            doc.write_text(f"# T\n\n<!-- table {spec} -->\n| typed | by hand |\n<!-- /table -->\n")
+            with mock.patch.object(tables, "DOCS", [doc]), contextlib.redirect_stdout(io.StringIO()):
+                with mock.patch.object(sys, "argv", ["tables.py", "--check"]):
+                    self.assertEqual(tables.main(), 1)
+                with mock.patch.object(sys, "argv", ["tables.py"]):
+                    self.assertEqual(tables.main(), 0)
+                with mock.patch.object(sys, "argv", ["tables.py", "--check"]):
+                    self.assertEqual(tables.main(), 0)
+            self.assertNotIn("typed", doc.read_text())
+
+
+class Navigation(unittest.TestCase):
+    def test_chapter_links_to_its_neighbours_and_the_contents(self):
+        docs = [p for p, _ in tables.chapters()]
+        chapter = tables.ROOT / "steps" / "00_copy" / "README.md"
+        line = tables.nav(chapter)
+        self.assertIn("[Contents](../../README.md)", line)
+        before = docs[docs.index(chapter) - 1]
+        self.assertIn(f"]({pathlib.Path('../..') / before.relative_to(tables.ROOT)})", line)
+        if docs[-1] != chapter:
+            self.assertIn("→](../", line)
+
+
+if __name__ == "__main__":
+    unittest.main()
