@@ -70,7 +70,7 @@ run() {  # run SOURCE PROGRAM ARGS...: a benchmark binary writing results/SOURCE
 }
 run tour tour --dtype all
 for step in steps/[0-9][0-9]_*/; do
-  run "$(basename "$step")" "$(basename "$step")" --dtype all
+  run "$(basename "$step")" "$(basename "$step")" --dtype all --sizes 1024,2048,4096,8192,16384,4000x6000
 done
 # Square sizes from far below the L2 size to far above it, in steps of x1.5 and x1.33.
 sweep=256,384,512,768,1024,1536,2048,3072,4096,6144,8192,12288,16384

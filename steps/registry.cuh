@@ -4,9 +4,14 @@
 /// both by adding its function here and to all().
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "00_copy/kernel.cuh"
+#include "01_naive_row/kernel.cuh"
+#include "02_naive_col/kernel.cuh"
+#include "03_unroll/kernel.cuh"
+#include "04_vectorize/kernel.cuh"
 #include "tp/harness.hpp"
 
 /// A generic launcher for make_kernel(): forwards (out, in, rows, cols, stream) to `fn`.
@@ -29,7 +34,45 @@ inline std::vector<Kernel> step00() {
                       TP_LAUNCHER(step00::copy_vec16_gridstride))};
 }
 
+inline std::vector<Kernel> step01() {
+  return {in_tour(make_kernel("01_naive_row", "naive_row", Op::transpose, TP_LAUNCHER(step01::transpose)))};
+}
+
+inline std::vector<Kernel> step02() {
+  return {in_tour(make_kernel("02_naive_col", "naive_col", Op::transpose, TP_LAUNCHER(step02::transpose)))};
+}
+
+inline std::vector<Kernel> step03() {
+  return {make_kernel("03_unroll", "unroll2", Op::transpose, TP_LAUNCHER(step03::transpose_unroll<2>)),
+          in_tour(make_kernel("03_unroll", "unroll4", Op::transpose, TP_LAUNCHER(step03::transpose_unroll<4>))),
+          make_kernel("03_unroll", "unroll8", Op::transpose, TP_LAUNCHER(step03::transpose_unroll<8>))};
+}
+
+inline std::vector<Kernel> step04() {
+  return {in_tour(make_kernel("04_vectorize", "vec16_store", Op::transpose, TP_LAUNCHER(step04::transpose)))};
+}
+
+/// The kernel that represents a step (the one marked in_tour).
+inline Kernel headline(const std::vector<Kernel>& step) {
+  for (const Kernel& k : step) {
+    if (k.in_tour) return k;
+  }
+  return step.front();
+}
+
+/// What a step's benchmark shows: the previous step's headline kernel, then this step's kernels.
+inline std::vector<Kernel> versus_previous(const std::vector<Kernel>& previous, std::vector<Kernel> current) {
+  current.insert(current.begin(), headline(previous));
+  return current;
+}
+
 /// Every registered kernel, in step order.
-inline std::vector<Kernel> all() { return step00(); }
+inline std::vector<Kernel> all() {
+  std::vector<Kernel> kernels;
+  for (auto step : {step00(), step01(), step02(), step03(), step04()}) {
+    for (Kernel& k : step) kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
 
 }  // namespace tp::registry

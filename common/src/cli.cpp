@@ -51,7 +51,7 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   std::string default_sizes, default_dtypes;
   for (int n : spec.default_sizes) default_sizes += (default_sizes.empty() ? "" : ",") + std::to_string(n);
   for (DType t : spec.default_dtypes) default_dtypes += (default_dtypes.empty() ? "" : ",") + dtype_name(t);
-  app.add_option("--sizes", sizes, "square sizes N (N x N), comma separated (default " + default_sizes + ")")
+  app.add_option("--sizes", sizes, "sizes, comma separated: N for N x N, RxC for R rows and C columns (default " + default_sizes + ")")
       ->delimiter(',')
       ->allow_extra_args(false);
   auto* rows_opt = app.add_option("--rows", rows, "rows of one rectangular shape (with --cols)");
@@ -88,8 +88,14 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
     options.shapes.push_back({parse_dimension("--rows", rows), parse_dimension("--cols", cols)});
   }
   for (const std::string& s : sizes) {
-    const int n = parse_dimension("--sizes", s);
-    options.shapes.push_back({n, n});
+    const std::size_t x = s.find('x');
+    if (x == std::string::npos) {
+      const int n = parse_dimension("--sizes", s);  // "N": a square
+      options.shapes.push_back({n, n});
+    } else {                                        // "RxC": a rectangle
+      options.shapes.push_back({parse_dimension("--sizes", s.substr(0, x)),
+                                parse_dimension("--sizes", s.substr(x + 1))});
+    }
   }
   if (options.shapes.empty()) {
     for (int n : spec.default_sizes) options.shapes.push_back({n, n});

@@ -57,6 +57,17 @@ TEST(Cli, RowsAndColsGiveOneRectangle) {
   EXPECT_EQ(o.shapes[0].cols, 70000);
 }
 
+TEST(Cli, SizesMixSquaresAndRectangles) {
+  const tp::Options o = parse({"--sizes", "1024,4000x6000"});
+  ASSERT_EQ(o.shapes.size(), 2u);
+  EXPECT_EQ(o.shapes[0].cols, 1024);
+  EXPECT_EQ(o.shapes[1].rows, 4000);
+  EXPECT_EQ(o.shapes[1].cols, 6000);
+  for (const char* bad : {"4000x", "x6000", "4000x0", "4000xabc", "4000x6000x2"}) {
+    EXPECT_THROW(parse({"--sizes", bad}), tp::UsageError) << bad;
+  }
+}
+
 TEST(Cli, DtypeAllMeansAllFour) {
   EXPECT_EQ(parse({"--dtype", "all"}).dtypes.size(), 4u);
 }
