@@ -68,7 +68,8 @@ template <typename T>
 __global__ void copy_2d_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
   const int c = blockIdx.x * kTileCols + threadIdx.x;  // column: gridDim.x allows 2^31 - 1 blocks
   if (c >= cols) return;
-  for (int r = blockIdx.y * kTileRows + threadIdx.y; r < rows; r += gridDim.y * kTileRows) {
+  // Unsigned: with rows close to 2^31, r + stride must not wrap around to a negative row.
+  for (unsigned r = blockIdx.y * kTileRows + threadIdx.y; r < unsigned(rows); r += gridDim.y * kTileRows) {
     const std::size_t i = std::size_t(r) * cols + c;  // 64-bit offset: rows x cols may exceed 2^31
     out[i] = in[i];
   }

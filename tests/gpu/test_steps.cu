@@ -2,6 +2,7 @@
 // API's contract on zero and negative shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -88,6 +89,35 @@ TEST_P(KernelArguments, ZeroShapeWritesNothing) {
   TP_CUDA_CHECK(cudaDeviceSynchronize());
   const auto host = tp::download<unsigned char>(out, bytes);
   for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(host[i], tp::kPoisonByte) << "byte " << i;
+}
+
+// Vectorized paths need 16-byte aligned pointers (and rows); every kernel must still be right
+// when the buffers start one element past an aligned address.
+TEST_P(KernelArguments, MisalignedPointersStillGiveTheRightResult) {
+  const tp::Kernel& k = kernels()[std::get<0>(GetParam())];
+  const tp::DType dtype = std::get<1>(GetParam());
+  for (const tp::Shape shape : {tp::Shape{64, 64}, tp::Shape{33, 100}}) {
+    tp::dispatch(dtype, [&, shape = shape](auto tag) {
+      using T = decltype(tag);
+      const std::size_t n = std::size_t(shape.rows) * shape.cols;
+      std::vector<T> in(n + 1), want(n);
+      tp::fill_distinct(in.data() + 1, shape.rows, shape.cols, 77);
+      if (k.op == tp::Op::transpose) {
+        tp::reference_transpose(want.data(), in.data() + 1, shape.rows, shape.cols);
+      } else {
+        std::copy(in.begin() + 1, in.end(), want.begin());
+      }
+      tp::DeviceBuffer d_in((n + 1) * sizeof(T)), d_out((n + 1) * sizeof(T));
+      tp::upload(d_in, in);
+      d_out.poison();
+      k.run(dtype, d_out.as<T>() + 1, d_in.as<T>() + 1, shape.rows, shape.cols, 0);
+      TP_CUDA_CHECK(cudaDeviceSynchronize());
+      const std::vector<T> got = tp::download<T>(d_out, n + 1);
+      const long long out_rows = k.op == tp::Op::transpose ? shape.cols : shape.rows;
+      const tp::CompareResult r = tp::compare_bits(want.data(), got.data() + 1, out_rows, n / out_rows);
+      EXPECT_TRUE(r.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << ", pointers + 1: " << r.describe();
+    });
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, KernelArguments,
