@@ -2,6 +2,7 @@
 # The whole GPU check, on a machine with a CUDA GPU. This is how docs/results/ is produced.
 #
 #   scripts/gpu-check.sh [RESULTS_DIR] [LOG_DIR]
+#   SWEEPS=0 scripts/gpu-check.sh ...     the same without the cold and warm L2 sweeps
 #
 # 1. Release build for this machine's GPU, exercises included.
 # 2. All cpu, gpu and large tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
@@ -38,7 +39,7 @@ note "build: ok ($(grep -m1 'CMAKE_CUDA_ARCHITECTURES' "$build/CMakeCache.txt"))
 
 # 2. Tests. Timing-free, so gpu tests may share the GPU; the large ones run alone.
 export TP_REQUIRE_GPU=1
-ctest --test-dir "$build" -L 'cpu|gpu' -j 8 --output-on-failure >"$logs/ctest.log" 2>&1
+ctest --test-dir "$build" -L 'cpu|gpu' -j "$jobs" --output-on-failure >"$logs/ctest.log" 2>&1
 ctest --test-dir "$build" -L large --output-on-failure >>"$logs/ctest.log" 2>&1
 passed=$(grep -c ' Passed ' "$logs/ctest.log")
 not_passed=$(grep -cE '\*\*\*(Failed|Skipped)|\*\*\*Exception|\*\*\*Timeout|Not Run' "$logs/ctest.log")
@@ -69,13 +70,20 @@ run() {  # run SOURCE PROGRAM ARGS...: a benchmark binary writing results/SOURCE
   fi
 }
 run tour tour --dtype all
+# Step 00 for every type; the transposes for float and half (the chapters' tables), with one
+# rectangle.
+run 00_copy 00_copy --dtype all
 for step in steps/[0-9][0-9]_*/; do
-  run "$(basename "$step")" "$(basename "$step")" --dtype all --sizes 1024,2048,4096,8192,16384,4000x6000
+  name=$(basename "$step")
+  [ "$name" = 00_copy ] && continue
+  run "$name" "$name" --dtype float,half --sizes 1024,2048,4096,8192,16384,4000x6000
 done
 # Square sizes from far below the L2 size to far above it, in steps of x1.5 and x1.33.
 sweep=256,384,512,768,1024,1536,2048,3072,4096,6144,8192,12288,16384
-run sweep_cold tour --sizes "$sweep" --dtype float,half
-run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
+if [ "${SWEEPS:-1}" != 0 ]; then
+  run sweep_cold tour --sizes "$sweep" --dtype float,half
+  run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
+fi
 if scripts/profile.sh "$build" "$results" "$logs" >"$logs/profile.log" 2>&1; then
   note "profile: $(tail -n 1 "$logs/profile.log")"
 else
