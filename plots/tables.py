@@ -46,7 +46,8 @@ import sys
 import results  # plots/results.py: where the CSVs are and which one is the newest
 from results import RESULTS, ROOT
 
-DOCS = [ROOT / "README.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md")), ROOT / "docs" / "method.md"]
+# The docs in reading order: the README, the method chapter, the steps' chapters.
+DOCS = [ROOT / "README.md", ROOT / "docs" / "method.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md"))]
 NAV = re.compile(r"(<!-- nav -->\n)(?P<body>.*?)(<!-- /nav -->)", re.S)
 BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
 SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
@@ -143,8 +144,7 @@ def render(spec_text):
 
 def chapters():
     """The docs in reading order, each with its title (its first '# ' line)."""
-    order = [ROOT / "README.md", ROOT / "docs" / "method.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md"))]
-    return [(p, p.read_text().split("\n", 1)[0].lstrip("# ").strip()) for p in order if p.exists()]
+    return [(p, p.read_text().split("\n", 1)[0].lstrip("# ").strip()) for p in DOCS if p.exists()]
 
 
 def nav(doc):
