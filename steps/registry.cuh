@@ -4,6 +4,7 @@
 /// both by adding its function here and to all().
 #pragma once
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,9 @@
 #include "02_naive_col/kernel.cuh"
 #include "03_unroll/kernel.cuh"
 #include "04_vectorize/kernel.cuh"
+#include "05_shared/kernel.cuh"
+#include "06_padded/kernel.cuh"
+#include "07_coarsen/kernel.cuh"
 #include "tp/harness.hpp"
 
 /// A generic launcher for make_kernel(): forwards (out, in, rows, cols, stream) to `fn`.
@@ -52,6 +56,41 @@ inline std::vector<Kernel> step04() {
   return {in_tour(make_kernel("04_vectorize", "vec16_store", Op::transpose, TP_LAUNCHER(step04::transpose)))};
 }
 
+inline std::vector<Kernel> step05() {
+  return {in_tour(make_kernel("05_shared", "shared_32x8", Op::transpose, TP_LAUNCHER(step05::transpose)))};
+}
+
+/// Step 06: the padded tile (headline), the swizzled one, and the tile shapes of the study.
+inline std::vector<Kernel> step06() {
+  using step06::Layout;
+  return {in_tour(make_kernel("06_padded", "padded_32x8", Op::transpose, TP_LAUNCHER(step06::transpose))),
+          make_kernel("06_padded", "swizzled_32x8", Op::transpose, TP_LAUNCHER(step06::transpose_swizzled)),
+          make_kernel("06_padded", "padded_16x16", Op::transpose,
+                      TP_LAUNCHER((step06::transpose_with<16, 16, Layout::padded>))),
+          make_kernel("06_padded", "padded_32x16", Op::transpose,
+                      TP_LAUNCHER((step06::transpose_with<32, 16, Layout::padded>))),
+          make_kernel("06_padded", "padded_32x32", Op::transpose,
+                      TP_LAUNCHER((step06::transpose_with<32, 32, Layout::padded>)))};
+}
+
+/// Step 07: the ablation. Each row adds one change to the row above it, up to the headline
+/// `coarsen`; the last three rows try one more change on top of the headline.
+inline std::vector<Kernel> step07() {
+  using namespace step07;
+  auto config = [](std::string name, auto launch) {
+    return make_kernel("07_coarsen", std::move(name), Op::transpose, launch);
+  };
+  return {config("tile256B_elem", TP_LAUNCHER((transpose_with<256, 256, 256, 0>))),
+          config("tile256B_vec16", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16>))),
+          config("vec16_streaming", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16 | kStreaming>))),
+          in_tour(config("coarsen", TP_LAUNCHER(step07::transpose))),
+          config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kGrouped>))),
+          config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDiagonal>))),
+          config("coarsen_persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
+            transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, /*persistent=*/true);
+          })};
+}
+
 /// The kernel that represents a step (the one marked in_tour).
 inline Kernel headline(const std::vector<Kernel>& step) {
   for (const Kernel& k : step) {
@@ -69,7 +108,7 @@ inline std::vector<Kernel> versus_previous(const std::vector<Kernel>& previous, 
 /// Every registered kernel, in step order.
 inline std::vector<Kernel> all() {
   std::vector<Kernel> kernels;
-  for (auto step : {step00(), step01(), step02(), step03(), step04()}) {
+  for (auto step : {step00(), step01(), step02(), step03(), step04(), step05(), step06(), step07()}) {
     for (Kernel& k : step) kernels.push_back(std::move(k));
   }
   return kernels;

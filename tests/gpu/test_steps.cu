@@ -1,5 +1,5 @@
-// Every registered kernel x every dtype x awkward shapes, against the CPU reference; and the
-// API's contract on zero and negative shapes.
+// Every registered kernel x every dtype x awkward shapes, against the CPU reference; the
+// API's contract on zero and negative shapes; and the library references the tour shows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../gpu_guard.hpp"
+#include "references.cuh"
 #include "registry.cuh"
 #include "tp/buffer.hpp"
 #include "tp/error.hpp"
@@ -127,6 +128,24 @@ INSTANTIATE_TEST_SUITE_P(Registry, KernelArguments,
                            const tp::Kernel& k = kernels()[std::get<0>(info.param)];
                            return k.step + "_" + k.name + "_" + tp::dtype_name(std::get<1>(info.param));
                          });
+
+// The library references (cuBLAS geam, cuBLASLt transform) for every dtype each supports. A
+// plain test rather than a parameterized one: creating their handles needs a GPU.
+TEST(References, MatchTheCpuReferenceBitForBit) {
+  TP_GPU_TEST_GUARD();
+  const tp::references::Libraries libraries;
+  for (const tp::Kernel& k : libraries.kernels()) {
+    for (tp::DType dtype : tp::kAllDTypes) {
+      if (!k.supports(dtype)) continue;
+      for (const tp::Shape shape : {tp::Shape{1, 1}, tp::Shape{31, 33}, tp::Shape{1000, 100},
+                                    tp::Shape{4000, 6000}}) {
+        tp::Case c(dtype, shape, /*seed=*/2000 + shape.rows * 31 + shape.cols);
+        const tp::CompareResult r = c.verify(k, 0);
+        EXPECT_TRUE(r.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << ": " << r.describe();
+      }
+    }
+  }
+}
 
 // The benchmarks verify on a stream created with cudaStreamNonBlocking, right after the input
 // was uploaded from pageable memory. That stream does not wait for the legacy default stream,

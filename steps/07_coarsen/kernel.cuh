@@ -1,0 +1,239 @@
+/// @file steps/07_coarsen/kernel.cuh
+/// @brief Step 07: the fastest out-of-place transpose of the tutorial. Step 06's tiled
+/// transpose with bigger tiles, more bytes per thread, 16-byte global loads AND stores, and a
+/// shared-memory layout that serves both without bank conflicts.
+///
+/// What changed from step 06:
+/// - Tiles are measured in BYTES, so that every element type moves the same bytes: a tile
+///   of kInBytes x kOutBytes covers kInBytes of each input row and kOutBytes of each output
+///   row. 256 x 256 bytes is 64 x 64 floats, 128 x 128 halves, 32 x 32 doubles.
+/// - Each thread moves several 16-byte chunks per tile (4 to 8 instead of 4 elements), and
+///   issues all its loads before its first shared-memory store: more bytes in flight.
+/// - Loads are 16 bytes (V = 16 / sizeof(T) elements of an input row), stores are 16 bytes
+///   (V elements of an output row, i.e. one element from each of V input rows, packed into
+///   a uint4 in registers: PRMT instructions for 2-byte types).
+/// - The tile is swizzled at 16-byte granularity: chunk c / V of tile row r is stored at
+///   chunk (c / V) XOR ((r / V) mod 8). Rows stay 16-byte aligned for the 16-byte shared
+///   stores, and the column reads of the store phase, laid out as 8 chunks of 4 output rows
+///   per warp, hit 32 different banks (see the chapter's bank picture).
+/// - The 16-byte path needs rows and cols that are multiples of V and 16-byte aligned
+///   pointers; otherwise the same kernel runs with one element per access (an XOR swizzle
+///   per element, as in step 06).
+/// - The ablation's switches (Feature): streaming cache hints, a diagonal tile order,
+///   cp.async copies from global to shared memory; and a persistent grid in the launcher.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "tp/error.hpp"
+#include "tp/launch.cuh"
+
+namespace tp::step07 {
+
+/// Switches of the ablation, as bit flags of the kernel's template.
+enum Feature : unsigned {
+  kVec16 = 1u << 0,      ///< 16-byte global loads and stores, when shape and alignment allow
+  kStreaming = 1u << 1,  ///< evict-first cache hints on the 16-byte loads and stores (.cs)
+  kDiagonal = 1u << 2,   ///< diagonal tile order: block t takes tile column (t + tile row) mod tiles_x
+  kCpAsync = 1u << 3,    ///< 16-byte loads by cp.async, straight from global to shared memory
+  kGrouped = 1u << 4,    ///< tiles in bands of kBand tile rows, column by column within a band
+};
+
+/// Tile rows per band of the grouped order: the ~1000 tiles in flight at once then cover
+/// about kBand x 32 tiles, a compact region of `in` AND of `out`.
+constexpr unsigned kBand = 32;
+
+namespace detail {
+
+/// Shared-memory column of tile element (r, c) (tile width kCols elements, V = 16 / sizeof(T)).
+/// 16-byte path: XOR the 16-byte chunk index with (r / V) mod 8, so chunks stay whole.
+/// Element path: XOR the element index with r, as step 06 did (within the first 32 columns).
+// [swizzle]
+template <typename T, int kCols, bool kWide>
+__host__ __device__ constexpr int slot(int r, int c) {
+  constexpr int kV = 16 / sizeof(T);
+  if constexpr (kWide) return c ^ (((r / kV) & 7) * kV);  // chunk ^ (r / V) % 8; same element within the chunk
+  else return c ^ (r & ((kCols < 32 ? kCols : 32) - 1));  // element ^ r % 32 (or % kCols)
+}
+// [swizzle]
+
+template <bool kStreaming>
+__device__ __forceinline__ uint4 load16(const void* p) {
+  const uint4* q = static_cast<const uint4*>(p);
+  if constexpr (kStreaming) return __ldcs(q);  // ld.global.cs: evict first
+  else return *q;
+}
+
+template <bool kStreaming>
+__device__ __forceinline__ void store16(void* p, uint4 v) {
+  uint4* q = static_cast<uint4*>(p);
+  if constexpr (kStreaming) __stcs(q, v);  // st.global.cs: evict first
+  else *q = v;
+}
+
+/// Copies 16 bytes from global to shared memory without passing through registers.
+__device__ __forceinline__ void cp_async16(void* shared, const void* global) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+#else
+  *static_cast<uint4*>(shared) = *static_cast<const uint4*>(global);
+#endif
+}
+
+/// Waits for this thread's cp.async copies.
+__device__ __forceinline__ void cp_async_wait_all() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+}  // namespace detail
+
+// [coarsen]
+/// One block moves one kInBytes x kOutBytes tile at a time (grid-stride over the tiles).
+/// kWide: the 16-byte path (chosen by the launcher), otherwise one element per access.
+template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, bool kWide>
+__global__ void __launch_bounds__(kThreads)
+    coarsen_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_x,
+                   unsigned tiles_y, std::size_t tiles) {
+  constexpr int kV = 16 / sizeof(T);           // elements per 16-byte chunk
+  constexpr int kCols = kInBytes / sizeof(T);  // tile width: input columns = output rows
+  constexpr int kRows = kOutBytes / sizeof(T); // tile height: input rows = output columns
+  constexpr int kE = kWide ? kV : 1;           // elements per global access
+  constexpr int kLoads = kRows * kCols / kE / kThreads;   // accesses per thread, load phase
+  constexpr int kStores = kLoads;                          // and store phase (same tile)
+  static_assert(kLoads >= 1 && kRows * kCols % (kE * kThreads) == 0, "whole accesses per thread");
+  static_assert(kInBytes >= 128 && kOutBytes >= 128, "the swizzle spreads 8 chunks of 16 bytes");
+  constexpr bool kStream = (kFeatures & kStreaming) != 0;
+  constexpr bool kAsync = (kFeatures & kCpAsync) != 0 && kWide;
+
+  __shared__ uint4 smem[kRows * kCols * sizeof(T) / 16];  // uint4: 16-byte aligned rows
+  T* tile = reinterpret_cast<T*>(smem);                   // kRows x kCols elements, swizzled
+  auto at = [&](int r, int c) -> T& { return tile[r * kCols + detail::slot<T, kCols, kWide>(r, c)]; };
+
+  for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    unsigned ty = unsigned(t / tiles_x);  // tile row (row-major tile order)
+    unsigned tx = unsigned(t % tiles_x);  // tile column
+    if constexpr ((kFeatures & kDiagonal) != 0) tx = (tx + ty) % tiles_x;
+    if constexpr ((kFeatures & kGrouped) != 0) {
+      const std::size_t band_tiles = std::size_t(kBand) * tiles_x;     // tiles in a full band
+      const unsigned band = unsigned(t / band_tiles);                   // which band of kBand tile rows
+      const unsigned height = min(kBand, tiles_y - band * kBand);       // the last band may be lower
+      const unsigned i = unsigned(t - band * band_tiles);               // position within the band
+      ty = band * kBand + i % height;                                   // down the band's column first,
+      tx = i / height;                                                  // then the next tile column
+    }
+    const std::size_t r0 = std::size_t(ty) * kRows;  // first input row = first output column
+    const std::size_t c0 = std::size_t(tx) * kCols;  // first input column = first output row
+
+    const T* src = in + r0 * cols + c0;  // the tile's corner in `in`
+    T* dst = out + c0 * rows + r0;       // the tile's corner in `out`
+
+    // Load phase: consecutive threads take consecutive accesses along an input row.
+    // 16-byte path: all kLoads loads are issued before the first shared-memory store (or go
+    // straight to shared memory with cp.async). Element path: load and store in one loop.
+    [[maybe_unused]] uint4 chunk[kWide && !kAsync ? kLoads : 1];
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) {
+      const int idx = threadIdx.x + i * kThreads;
+      const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
+      if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
+      const T* p = src + std::size_t(r) * cols + c;
+      if constexpr (kAsync) detail::cp_async16(&at(r, c), p);
+      else if constexpr (kWide) chunk[i] = detail::load16<kStream>(p);
+      else at(r, c) = *p;
+    }
+    if constexpr (kAsync) {
+      detail::cp_async_wait_all();
+    } else if constexpr (kWide) {
+#pragma unroll
+      for (int i = 0; i < kLoads; ++i) {
+        const int idx = threadIdx.x + i * kThreads;
+        const int r = idx / (kCols / kV), c = idx % (kCols / kV) * kV;
+        if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
+        *reinterpret_cast<uint4*>(&at(r, c)) = chunk[i];  // one 16-byte shared store
+      }
+    }
+    __syncthreads();
+
+    // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
+    // q * kE ... q * kE + kE - 1. 16-byte path: a warp takes 8 chunks (128 bytes) of 4 output
+    // rows. Element path: a warp takes 32 consecutive elements of one output row.
+    // Unrolled by 2 only: stores need little latency hiding, and a full unroll would hold
+    // every chunk's shared-memory reads in registers at once (over 160 for 2-byte types).
+#pragma unroll 2
+    for (int i = 0; i < kStores; ++i) {
+      const int idx = threadIdx.x + i * kThreads;
+      int q, j;  // chunk q of output row j (of the tile)
+      if constexpr (kWide) {
+        constexpr int kQ8 = kRows / kV / 8;  // groups of 8 chunks along an output row
+        const int group = idx >> 5;          // which warp-sized group of 8 chunks x 4 rows
+        q = (group % kQ8) * 8 + (idx & 7);
+        j = (group / kQ8) * 4 + ((idx >> 3) & 3);
+      } else {
+        q = idx % kRows;
+        j = idx / kRows;
+      }
+      if (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows)) continue;
+      T* p = dst + std::size_t(j) * rows + q * kE;
+      if constexpr (kWide) {
+        T v[kV];
+#pragma unroll
+        for (int k = 0; k < kV; ++k) v[k] = at(q * kV + k, j);  // one element from each of kV tile rows
+        uint4 packed;
+        memcpy(&packed, v, sizeof(packed));  // kV elements -> 16 bytes
+        detail::store16<kStream>(p, packed);
+      } else {
+        *p = at(q, j);
+      }
+    }
+    __syncthreads();  // the tile is free for the next iteration
+  }
+}
+// [coarsen]
+
+/// The step's transpose with a chosen tile (bytes of an input row x bytes of an output row),
+/// block size and features. persistent: launch only as many blocks as fit on the GPU at once.
+// [launch]
+template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, typename T>
+void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false) {
+  check_shape(rows, cols);
+  if (rows == 0 || cols == 0) return;
+  constexpr int kV = 16 / sizeof(T);
+  const unsigned tiles_x = ceil_div(unsigned(cols), kInBytes / sizeof(T));
+  const unsigned tiles_y = ceil_div(unsigned(rows), kOutBytes / sizeof(T));
+  const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
+  // 16-byte path: every input and output row starts 16-byte aligned, i.e. the pointers are
+  // and rows and cols are multiples of V.
+  const bool wide = (kFeatures & kVec16) != 0 && rows % kV == 0 && cols % kV == 0 &&
+                    reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  auto launch = [&](auto kernel) {
+    std::size_t blocks = std::min<std::size_t>(tiles, INT_MAX);
+    if (persistent) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads));
+    kernel<<<unsigned(blocks), kThreads, 0, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
+    TP_CHECK_LAUNCH("coarsen_kernel");
+  };
+  if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true>);
+  else launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, false>);
+}
+// [launch]
+
+/// The headline's features: 16-byte accesses, evict-first stores, cp.async loads.
+constexpr unsigned kHeadline = kVec16 | kStreaming | kCpAsync;
+
+/// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major
+/// (the two must not overlap). Tiles of 256 x 256 bytes, 256 threads, kHeadline: the
+/// configuration the chapter's ablation and tuning chose.
+template <typename T>
+void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream);
+}
+
+}  // namespace tp::step07

@@ -1,0 +1,49 @@
+// 07_coarsen_tune: the launch and tile tuning behind step 07's choice. Every configuration
+// is step 07's 16-byte kernel with one tile (bytes of an input row x bytes of an output row)
+// and one block size; the chapter's tuning table comes from this program's CSV.
+//
+//   build/bin/07_coarsen_tune --dtype all --sizes 8192 --csv tune.csv
+#include <string>
+#include <vector>
+
+#include "07_coarsen/kernel.cuh"
+#include "registry.cuh"
+
+namespace {
+
+template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures>
+tp::Kernel config() {
+  using namespace tp::step07;
+  std::string name = "tile" + std::to_string(kInBytes) + "x" + std::to_string(kOutBytes) + "B_t" + std::to_string(kThreads);
+  if (kFeatures & kStreaming) name += "_cs";
+  if (kFeatures & kCpAsync) name += "_async";
+  if (kFeatures & kGrouped) name += "_grouped";
+  return tp::make_kernel("07_coarsen", name, tp::Op::transpose,
+                         TP_LAUNCHER((transpose_with<kInBytes, kOutBytes, kThreads, kFeatures>)));
+}
+
+/// One tile and block size with the cache hints, cp.async and the grouped tile order.
+template <int kInBytes, int kOutBytes, int kThreads>
+void add_tile(std::vector<tp::Kernel>& list) {
+  using namespace tp::step07;
+  list.push_back(config<kInBytes, kOutBytes, kThreads, kVec16 | kStreaming | kCpAsync>());
+  list.push_back(config<kInBytes, kOutBytes, kThreads, kVec16 | kStreaming | kGrouped>());
+  list.push_back(config<kInBytes, kOutBytes, kThreads, kVec16 | kStreaming | kCpAsync | kGrouped>());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tp::CliSpec spec;
+  spec.description = "Step 07 tuning: tile shape (bytes) and block size of the 16-byte kernel (cold L2)";
+  spec.default_sizes = {4096, 8192, 16384};
+  spec.default_dtypes = {tp::DType::f32, tp::DType::f16};
+  return tp::bench_main(argc, argv, spec, [](const tp::Options&) {
+    std::vector<tp::Kernel> list;
+    add_tile<128, 128, 128>(list);
+    add_tile<256, 256, 256>(list);
+    add_tile<256, 256, 128>(list);
+    add_tile<256, 128, 256>(list);
+    return list;
+  });
+}
