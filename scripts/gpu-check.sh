@@ -4,13 +4,20 @@
 #   scripts/gpu-check.sh [RESULTS_DIR] [LOG_DIR]
 #   SWEEPS=0 scripts/gpu-check.sh ...     the same without the cold and warm L2 sweeps
 #
+# A GPU session with a time limit can split the check (all optional):
+#   PARTS="tests results"   which parts run after the build (default: all of
+#                           tests exercises results profile sanitize)
+#   STEPS="05_shared 07_coarsen"   which step binaries write results (default: all)
+#   LARGE_REGEX=07_         which large tests run (a ctest -R regex; default: all)
+#   SANITIZE_FILTER='*07_*' which gpu tests the sanitizers run (a gtest filter; default: all)
+#
 # 1. Release build for this machine's GPU, exercises included.
 # 2. All cpu, gpu and large tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
 # 3. The exercise tests as shipped (they are expected to fail until the TODOs are done).
 # 4. Results, as CSV in RESULTS_DIR named <source>_<gpu>_<date>.csv: the tour and every step
 #    binary (all dtypes); the tour over sizes that cross the L2 size, with cold L2
 #    (sweep_cold) and warm L2 (sweep_warm); Nsight Compute metrics of every kernel (ncu).
-# 5. compute-sanitizer memcheck and racecheck over the gpu test suite: 0 errors.
+# 5. compute-sanitizer memcheck, racecheck and synccheck over the gpu test suite: 0 errors.
 # Prints a summary last (with each part's seconds); exits non-zero if any check failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +30,8 @@ jobs=$(nproc)
 summary=()
 failed=0
 started=$SECONDS
+parts=${PARTS:-tests exercises results profile sanitize}
+want() { [[ " $parts " == *" $1 "* ]]; }
 note() { summary+=("$1 [$((SECONDS - started)) s]"); echo "== $1"; started=$SECONDS; }
 fail() { note "FAIL: $1"; failed=1; }
 
@@ -39,8 +48,9 @@ note "build: ok ($(grep -m1 'CMAKE_CUDA_ARCHITECTURES' "$build/CMakeCache.txt"))
 
 # 2. Tests. Timing-free, so gpu tests may share the GPU; the large ones run alone.
 export TP_REQUIRE_GPU=1
+if want tests; then
 ctest --test-dir "$build" -L 'cpu|gpu' -j "$jobs" --output-on-failure >"$logs/ctest.log" 2>&1
-ctest --test-dir "$build" -L large --output-on-failure >>"$logs/ctest.log" 2>&1
+ctest --test-dir "$build" -L large -R "${LARGE_REGEX:-.}" --output-on-failure >>"$logs/ctest.log" 2>&1
 passed=$(grep -c ' Passed ' "$logs/ctest.log")
 not_passed=$(grep -cE '\*\*\*(Failed|Skipped)|\*\*\*Exception|\*\*\*Timeout|Not Run' "$logs/ctest.log")
 if [ "$not_passed" -eq 0 ] && [ "$passed" -gt 0 ]; then
@@ -49,10 +59,13 @@ else
   grep -E '\*\*\*|Not Run' "$logs/ctest.log" | head -n 20
   fail "tests: $passed passed, $not_passed failed or skipped (see ctest.log)"
 fi
+fi
 
 # 3. Exercises as shipped: they must compile (they did) and fail.
-ctest --test-dir "$build" -L exercise -j 8 >"$logs/exercise.log" 2>&1
-note "exercises as shipped: $(grep -E 'tests passed|tests failed' "$logs/exercise.log" | tail -n 1)"
+if want exercises; then
+  ctest --test-dir "$build" -L exercise -j 8 >"$logs/exercise.log" 2>&1
+  note "exercises as shipped: $(grep -E 'tests passed|tests failed' "$logs/exercise.log" | tail -n 1)"
+fi
 
 # 4. Results.
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
@@ -69,38 +82,53 @@ run() {  # run SOURCE PROGRAM ARGS...: a benchmark binary writing results/SOURCE
     fail "$source (see $source.log)"
   fi
 }
-run tour tour --dtype all
-# Step 00 for every type; the transposes for float and half (the chapters' tables), with one
-# rectangle.
-run 00_copy 00_copy --dtype all
-for step in steps/[0-9][0-9]_*/; do
-  name=$(basename "$step")
-  [ "$name" = 00_copy ] && continue
-  run "$name" "$name" --dtype float,half --sizes 1024,2048,4096,8192,16384,4000x6000
-done
-# Square sizes from far below the L2 size to far above it, in steps of x1.5 and x1.33.
-sweep=256,384,512,768,1024,1536,2048,3072,4096,6144,8192,12288,16384
-if [ "${SWEEPS:-1}" != 0 ]; then
-  run sweep_cold tour --sizes "$sweep" --dtype float,half
-  run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
+step_wanted() { [ -z "${STEPS:-}" ] || [[ " $STEPS " == *" $1 "* ]]; }
+if want results; then
+  run tour tour --dtype all
+  # Step 00 for every type; the transposes for float and half (the chapters' tables), with one
+  # rectangle. Step 07, the fastest, for every type, with two rectangles and the squares of
+  # (nearly) the same bytes: 4899^2 ~ 4000 x 6000, 11585^2 ~ 8192 x 16384.
+  step_wanted 00_copy && run 00_copy 00_copy --dtype all
+  for step in steps/[0-9][0-9]_*/; do
+    name=$(basename "$step")
+    [ "$name" = 00_copy ] && continue
+    step_wanted "$name" || continue
+    if [ "$name" = 07_coarsen ]; then
+      run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,4000x6000,4899,8192x16384,11585
+      run 07_coarsen_tune 07_coarsen_tune --dtype all --sizes 4096,8192,16384
+    else
+      run "$name" "$name" --dtype float,half --sizes 1024,2048,4096,8192,16384,4000x6000
+    fi
+  done
+  # Square sizes from far below the L2 size to far above it, in steps of x1.5 and x1.33.
+  sweep=256,384,512,768,1024,1536,2048,3072,4096,6144,8192,12288,16384
+  if [ "${SWEEPS:-1}" != 0 ]; then
+    run sweep_cold tour --sizes "$sweep" --dtype float,half
+    run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
+  fi
 fi
-if scripts/profile.sh "$build" "$results" "$logs" >"$logs/profile.log" 2>&1; then
-  note "profile: $(tail -n 1 "$logs/profile.log")"
-else
-  tail -n 20 "$logs/profile.log"
-  fail "profile (see profile.log)"
+if want profile; then
+  if scripts/profile.sh "$build" "$results" "$logs" >"$logs/profile.log" 2>&1; then
+    note "profile: $(tail -n 1 "$logs/profile.log")"
+  else
+    tail -n 20 "$logs/profile.log"
+    fail "profile (see profile.log)"
+  fi
 fi
 
-# 5. Sanitizers over the whole gpu suite, one process each.
-if command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck; do
+# 5. Sanitizers over the gpu test suite (or SANITIZE_FILTER's part of it), one process each.
+if ! want sanitize; then
+  :
+elif command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck synccheck; do
     extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-      "$build/bin/tp_gpu_tests" --gtest_brief=1 >"$logs/$tool.log" 2>&1
+      "$build/bin/tp_gpu_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_FILTER:-*}" >"$logs/$tool.log" 2>&1
     rc=$?
     line=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$tool.log" | tail -n 1)
-    if [ $rc -eq 0 ]; then note "$tool: ${line:-no summary line}"; else fail "$tool: exit $rc, ${line:-see $tool.log}"; fi
+    tests=$(grep -E '^\[  PASSED|^\[  FAILED' "$logs/$tool.log" | head -n 1)
+    if [ $rc -eq 0 ]; then note "$tool: ${line:-no summary line}; $tests"; else fail "$tool: exit $rc, ${line:-see $tool.log}"; fi
   done
 else
   fail "compute-sanitizer not found"
