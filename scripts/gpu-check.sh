@@ -46,19 +46,26 @@ if ! { cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTP_
 fi
 note "build: ok ($(grep -m1 'CMAKE_CUDA_ARCHITECTURES' "$build/CMakeCache.txt"))"
 
-# 2. Tests. Timing-free, so gpu tests may share the GPU; the large ones run alone.
+# 2. Tests. The cpu and large ones through ctest (the large ones alone on the GPU); the gpu
+# suite as ONE process, because ctest starts a process (and a CUDA context) per test.
 export TP_REQUIRE_GPU=1
 if want tests; then
-ctest --test-dir "$build" -L 'cpu|gpu' -j "$jobs" --output-on-failure >"$logs/ctest.log" 2>&1
-ctest --test-dir "$build" -L large -R "${LARGE_REGEX:-.}" --output-on-failure >>"$logs/ctest.log" 2>&1
-passed=$(grep -c ' Passed ' "$logs/ctest.log")
-not_passed=$(grep -cE '\*\*\*(Failed|Skipped)|\*\*\*Exception|\*\*\*Timeout|Not Run' "$logs/ctest.log")
-if [ "$not_passed" -eq 0 ] && [ "$passed" -gt 0 ]; then
-  note "tests: $passed passed, 0 failed, 0 skipped"
-else
-  grep -E '\*\*\*|Not Run' "$logs/ctest.log" | head -n 20
-  fail "tests: $passed passed, $not_passed failed or skipped (see ctest.log)"
-fi
+  ctest --test-dir "$build" -L cpu -j "$jobs" --output-on-failure >"$logs/ctest.log" 2>&1
+  ctest --test-dir "$build" -L large -R "${LARGE_REGEX:-.}" --output-on-failure >>"$logs/ctest.log" 2>&1
+  "$build/bin/tp_gpu_tests" --gtest_brief=1 >"$logs/gpu_tests.log" 2>&1
+  gpu_rc=$?
+  passed=$(( $(grep -c ' Passed ' "$logs/ctest.log") +
+             $(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$logs/gpu_tests.log" | head -n 1 | grep . || echo 0) ))
+  not_passed=$(( $(grep -cE '\*\*\*(Failed|Skipped)|\*\*\*Exception|\*\*\*Timeout|Not Run' "$logs/ctest.log") +
+                 $(sed -nE 's/^\[  (FAILED|SKIPPED) +\] ([0-9]+) tests?, listed below.*/\2/p' "$logs/gpu_tests.log" |
+                   awk '{ n += $1 } END { print n + 0 }') ))
+  if [ "$not_passed" -eq 0 ] && [ "$passed" -gt 0 ] && [ "$gpu_rc" -eq 0 ]; then
+    note "tests: $passed passed, 0 failed, 0 skipped"
+  else
+    grep -E '\*\*\*|Not Run' "$logs/ctest.log" | head -n 20
+    grep -E '^\[  (FAILED|SKIPPED) +\]' "$logs/gpu_tests.log" | head -n 20
+    fail "tests: $passed passed, $not_passed failed or skipped, gpu suite exit $gpu_rc (see ctest.log, gpu_tests.log)"
+  fi
 fi
 
 # 3. Exercises as shipped: they must compile (they did) and fail.
