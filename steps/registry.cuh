@@ -74,7 +74,7 @@ inline std::vector<Kernel> step06() {
 }
 
 /// Step 07: the ablation. Each row adds one change to the row above it, up to the headline
-/// `coarsen`; the last three rows try one more change on top of the headline.
+/// `coarsen`; the last four rows try one more change on top of the headline.
 inline std::vector<Kernel> step07() {
   using namespace step07;
   auto config = [](std::string name, auto launch) {
@@ -86,6 +86,7 @@ inline std::vector<Kernel> step07() {
           in_tour(config("coarsen", TP_LAUNCHER(step07::transpose))),
           config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kGrouped>))),
           config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDiagonal>))),
+          config("coarsen_double_buffer", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDoubleBuffer>))),
           config("coarsen_persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
             transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, /*persistent=*/true);
           })};

@@ -32,6 +32,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
@@ -45,6 +47,7 @@ enum Feature : unsigned {
   kDiagonal = 1u << 2,   ///< diagonal tile order: block t takes tile column (t + tile row) mod tiles_x
   kCpAsync = 1u << 3,    ///< 16-byte loads by cp.async, straight from global to shared memory
   kGrouped = 1u << 4,    ///< tiles in bands of kBand tile rows, column by column within a band
+  kDoubleBuffer = 1u << 5,  ///< with kCpAsync: two tiles in shared memory; the next tile loads while this one stores
 };
 
 /// Tile rows per band of the grouped order: the ~1000 tiles in flight at once then cover
@@ -89,10 +92,24 @@ __device__ __forceinline__ void cp_async16(void* shared, const void* global) {
 #endif
 }
 
-/// Waits for this thread's cp.async copies.
+/// Closes this thread's group of cp.async copies issued so far.
+__device__ __forceinline__ void cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits for all of this thread's cp.async copies.
 __device__ __forceinline__ void cp_async_wait_all() {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+/// Waits for this thread's cp.async groups except the latest one.
+__device__ __forceinline__ void cp_async_wait_prior() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 1;\n" ::: "memory");
 #endif
 }
 
@@ -101,6 +118,7 @@ __device__ __forceinline__ void cp_async_wait_all() {
 // [coarsen]
 /// One block moves one kInBytes x kOutBytes tile at a time (grid-stride over the tiles).
 /// kWide: the 16-byte path (chosen by the launcher), otherwise one element per access.
+/// Shared memory (dynamic): one tile, or two with kDoubleBuffer.
 template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, bool kWide>
 __global__ void __launch_bounds__(kThreads)
     coarsen_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_x,
@@ -115,12 +133,14 @@ __global__ void __launch_bounds__(kThreads)
   static_assert(kInBytes >= 128 && kOutBytes >= 128, "the swizzle spreads 8 chunks of 16 bytes");
   constexpr bool kStream = (kFeatures & kStreaming) != 0;
   constexpr bool kAsync = (kFeatures & kCpAsync) != 0 && kWide;
+  constexpr bool kDouble = (kFeatures & kDoubleBuffer) != 0 && kAsync;
 
-  __shared__ uint4 smem[kRows * kCols * sizeof(T) / 16];  // uint4: 16-byte aligned rows
-  T* tile = reinterpret_cast<T*>(smem);                   // kRows x kCols elements, swizzled
-  auto at = [&](int r, int c) -> T& { return tile[r * kCols + detail::slot<T, kCols, kWide>(r, c)]; };
-
-  for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+  extern __shared__ uint4 smem[];  // uint4: 16-byte aligned rows
+  auto at = [&](int buffer, int r, int c) -> T& {  // tile element (r, c), swizzled
+    return reinterpret_cast<T*>(smem)[(buffer * kRows + r) * kCols + detail::slot<T, kCols, kWide>(r, c)];
+  };
+  // Tile t's first input row (= first output column) and first input column (= output row).
+  auto corner = [&](std::size_t t, std::size_t& r0, std::size_t& c0) {
     unsigned ty = unsigned(t / tiles_x);  // tile row (row-major tile order)
     unsigned tx = unsigned(t % tiles_x);  // tile column
     if constexpr ((kFeatures & kDiagonal) != 0) tx = (tx + ty) % tiles_x;
@@ -132,15 +152,18 @@ __global__ void __launch_bounds__(kThreads)
       ty = band * kBand + i % height;                                   // down the band's column first,
       tx = i / height;                                                  // then the next tile column
     }
-    const std::size_t r0 = std::size_t(ty) * kRows;  // first input row = first output column
-    const std::size_t c0 = std::size_t(tx) * kCols;  // first input column = first output row
+    r0 = std::size_t(ty) * kRows;
+    c0 = std::size_t(tx) * kCols;
+  };
 
+  // Load phase: consecutive threads take consecutive accesses along an input row.
+  // cp.async: the copies go straight to shared memory (wait for them before reading it).
+  // Otherwise, 16-byte path: all kLoads loads are issued before the first shared-memory
+  // store. Element path: load and store in one loop.
+  auto load_tile = [&](std::size_t t, int buffer) {
+    std::size_t r0, c0;
+    corner(t, r0, c0);
     const T* src = in + r0 * cols + c0;  // the tile's corner in `in`
-    T* dst = out + c0 * rows + r0;       // the tile's corner in `out`
-
-    // Load phase: consecutive threads take consecutive accesses along an input row.
-    // 16-byte path: all kLoads loads are issued before the first shared-memory store (or go
-    // straight to shared memory with cp.async). Element path: load and store in one loop.
     [[maybe_unused]] uint4 chunk[kWide && !kAsync ? kLoads : 1];
 #pragma unroll
     for (int i = 0; i < kLoads; ++i) {
@@ -148,26 +171,30 @@ __global__ void __launch_bounds__(kThreads)
       const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
       if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
       const T* p = src + std::size_t(r) * cols + c;
-      if constexpr (kAsync) detail::cp_async16(&at(r, c), p);
+      if constexpr (kAsync) detail::cp_async16(&at(buffer, r, c), p);
       else if constexpr (kWide) chunk[i] = detail::load16<kStream>(p);
-      else at(r, c) = *p;
+      else at(buffer, r, c) = *p;
     }
     if constexpr (kAsync) {
-      detail::cp_async_wait_all();
+      detail::cp_async_commit();
     } else if constexpr (kWide) {
 #pragma unroll
       for (int i = 0; i < kLoads; ++i) {
         const int idx = threadIdx.x + i * kThreads;
         const int r = idx / (kCols / kV), c = idx % (kCols / kV) * kV;
         if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
-        *reinterpret_cast<uint4*>(&at(r, c)) = chunk[i];  // one 16-byte shared store
+        *reinterpret_cast<uint4*>(&at(buffer, r, c)) = chunk[i];  // one 16-byte shared store
       }
     }
-    __syncthreads();
+  };
 
-    // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
-    // q * kE ... q * kE + kE - 1. 16-byte path: a warp takes 8 chunks (128 bytes) of 4 output
-    // rows. Element path: a warp takes 32 consecutive elements of one output row.
+  // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
+  // q * kE ... q * kE + kE - 1. 16-byte path: a warp takes 8 chunks (128 bytes) of 4 output
+  // rows. Element path: a warp takes 32 consecutive elements of one output row.
+  auto store_tile = [&](std::size_t t, int buffer) {
+    std::size_t r0, c0;
+    corner(t, r0, c0);
+    T* dst = out + c0 * rows + r0;  // the tile's corner in `out`
     // Unrolled by 2 only: stores need little latency hiding, and a full unroll would hold
     // every chunk's shared-memory reads in registers at once (over 160 for 2-byte types).
 #pragma unroll 2
@@ -188,15 +215,39 @@ __global__ void __launch_bounds__(kThreads)
       if constexpr (kWide) {
         T v[kV];
 #pragma unroll
-        for (int k = 0; k < kV; ++k) v[k] = at(q * kV + k, j);  // one element from each of kV tile rows
+        for (int k = 0; k < kV; ++k) v[k] = at(buffer, q * kV + k, j);  // one element from each of kV tile rows
         uint4 packed;
         memcpy(&packed, v, sizeof(packed));  // kV elements -> 16 bytes
         detail::store16<kStream>(p, packed);
       } else {
-        *p = at(q, j);
+        *p = at(buffer, q, j);
       }
     }
-    __syncthreads();  // the tile is free for the next iteration
+  };
+
+  if constexpr (kDouble) {
+    // Two buffers: tile t + gridDim.x is in flight while tile t is stored.
+    int buffer = 0;
+    if (blockIdx.x < tiles) load_tile(blockIdx.x, 0);
+    for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x, buffer ^= 1) {
+      if (t + gridDim.x < tiles) {
+        load_tile(t + gridDim.x, buffer ^ 1);  // the next tile goes in flight,
+        detail::cp_async_wait_prior();         // and this tile's copies have landed
+      } else {
+        detail::cp_async_wait_all();
+      }
+      __syncthreads();
+      store_tile(t, buffer);
+      __syncthreads();  // the buffer is free: the next iteration's loads refill it
+    }
+  } else {
+    for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+      load_tile(t, 0);
+      if constexpr (kAsync) detail::cp_async_wait_all();
+      __syncthreads();
+      store_tile(t, 0);
+      __syncthreads();  // the tile is free for the next iteration
+    }
   }
 }
 // [coarsen]
@@ -217,9 +268,21 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
   const bool wide = (kFeatures & kVec16) != 0 && rows % kV == 0 && cols % kV == 0 &&
                     reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   auto launch = [&](auto kernel) {
+    // One tile of shared memory, two with double buffering (which needs the 16-byte path).
+    const bool twice = (kFeatures & kDoubleBuffer) != 0 && (kFeatures & kCpAsync) != 0 && wide;
+    const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * (twice ? 2 : 1);
+    if (shared > 48 * 1024) {  // above 48 KB a kernel must opt in, up to the device's limit
+      int device = 0, limit = 0;
+      TP_CUDA_CHECK(cudaGetDevice(&device));
+      TP_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+      if (shared > std::size_t(limit))
+        throw std::invalid_argument("step07: this tile needs " + std::to_string(shared) +
+                                    " bytes of shared memory per block; the GPU allows " + std::to_string(limit));
+      TP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    }
     std::size_t blocks = std::min<std::size_t>(tiles, INT_MAX);
-    if (persistent) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads));
-    kernel<<<unsigned(blocks), kThreads, 0, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
+    if (persistent || twice) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));
+    kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
     TP_CHECK_LAUNCH("coarsen_kernel");
   };
   if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true>);

@@ -18,17 +18,20 @@ tp::Kernel config() {
   if (kFeatures & kStreaming) name += "_cs";
   if (kFeatures & kCpAsync) name += "_async";
   if (kFeatures & kGrouped) name += "_grouped";
+  if (kFeatures & kDoubleBuffer) name += "_double";
   return tp::make_kernel("07_coarsen", name, tp::Op::transpose,
                          TP_LAUNCHER((transpose_with<kInBytes, kOutBytes, kThreads, kFeatures>)));
 }
 
-/// One tile and block size with the cache hints, cp.async and the grouped tile order.
+/// One tile and block size with the headline's features, alone, with double buffering (two
+/// tiles of shared memory: not for the largest tile, 2 x 128 KB for 2-byte types) and with
+/// the grouped tile order.
 template <int kInBytes, int kOutBytes, int kThreads>
 void add_tile(std::vector<tp::Kernel>& list) {
   using namespace tp::step07;
-  list.push_back(config<kInBytes, kOutBytes, kThreads, kVec16 | kStreaming | kCpAsync>());
-  list.push_back(config<kInBytes, kOutBytes, kThreads, kVec16 | kStreaming | kGrouped>());
-  list.push_back(config<kInBytes, kOutBytes, kThreads, kVec16 | kStreaming | kCpAsync | kGrouped>());
+  list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline>());
+  if (kInBytes * kOutBytes <= 256 * 512) list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline | kDoubleBuffer>());
+  list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline | kGrouped>());
 }
 
 }  // namespace
@@ -44,6 +47,10 @@ int main(int argc, char** argv) {
     add_tile<256, 256, 256>(list);
     add_tile<256, 256, 128>(list);
     add_tile<256, 128, 256>(list);
+    add_tile<512, 256, 256>(list);
+    add_tile<256, 512, 256>(list);
+    add_tile<512, 512, 256>(list);
+    add_tile<512, 512, 512>(list);
     return list;
   });
 }
