@@ -1,7 +1,7 @@
 """Read the results CSVs that real GPU runs wrote into docs/results/.
 
 A results file is named `<source>_<gpu slug>_<YYYY-MM-DD>.csv`, for example
-`tour_h200_2026-11-21.csv` or `00_copy_h200_2026-11-21.csv`. The sources are:
+`tour_h200_2026-11-21.csv` or `00_copy_h200_2026-11-21.csv`; the slug has no '_'. The sources are:
 
     tour         every step's headline kernel beside cudaMemcpy and cuBLAS
     NN_name      one step's binary (00_copy, 01_naive_row, ...): all kernels of that step
@@ -114,8 +114,13 @@ def files(source, results=RESULTS):
     found = []
     for path in pathlib.Path(results).glob(f"{source}_*.csv"):
         match = FILE_NAME.match(path.name)
-        # The part before the date must be '<source>_<gpu slug>', with a non-empty slug.
-        if match and match.group("stem").startswith(source + "_") and len(match.group("stem")) > len(source) + 1:
+        # The part before the date must be '<source>_<gpu slug>', with a non-empty slug and no
+        # '_' in it (the GPU check writes slugs like 'h200'), so that the files of source
+        # '07_coarsen_tune' are not taken for those of source '07_coarsen'.
+        if not match or not match.group("stem").startswith(source + "_"):
+            continue
+        slug = match.group("stem")[len(source) + 1:]
+        if slug and "_" not in slug:
             found.append((match.group("date"), path.name, path))
     return [path for _, _, path in sorted(found)]
 

@@ -51,6 +51,12 @@ class Loader(unittest.TestCase):
         self.assertEqual(len(results.files("sweep_cold", self.dir)), 1)
         self.assertEqual(results.files("sweep_warm", self.dir), [])
 
+    def test_a_source_is_not_confused_with_a_longer_one(self):
+        self.write("07_coarsen_h200_2026-01-01.csv", row(gpu="step"))
+        self.write("07_coarsen_tune_h200_2026-01-02.csv", row(gpu="tune"))
+        self.assertEqual(results.newest("07_coarsen", self.dir).gpu, "step")
+        self.assertEqual(results.newest("07_coarsen_tune", self.dir).gpu, "tune")
+
     def test_missing_source_raises_missing_with_a_reason(self):
         with self.assertRaises(results.Missing) as caught:
             results.require("sweep_cold", self.dir)

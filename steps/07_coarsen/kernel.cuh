@@ -20,9 +20,9 @@
 ///   pointers; otherwise the same kernel runs with one element per access (an XOR swizzle
 ///   per element, as in step 06).
 /// - The ablation's switches (Feature): evict-first cache hints, cp.async copies from global
-///   straight to shared memory, and two tile orders (diagonal, grouped in bands); and a
-///   persistent grid in the launcher. The headline (kHeadline) keeps what the measurements
-///   said helped: 16-byte accesses, cp.async loads and evict-first stores.
+///   straight to shared memory, two tile orders (diagonal, grouped in bands) and double
+///   buffering; and a persistent grid in the launcher. The headline (kHeadline) keeps what
+///   the measurements said helped: 16-byte accesses, cp.async loads and evict-first stores.
 #pragma once
 
 #include <cuda_runtime.h>
