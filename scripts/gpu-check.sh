@@ -94,7 +94,8 @@ if want results; then
   run tour tour --dtype all
   # Step 00 for every type; the transposes for float and half (the chapters' tables), with one
   # rectangle. Step 07, the fastest, for every type, with two rectangles and the squares of
-  # (nearly) the same bytes: 4899^2 ~ 4000 x 6000, 11585^2 ~ 8192 x 16384.
+  # (nearly) the same bytes: 4899^2 ~ 4000 x 6000, 11585^2 ~ 8192 x 16384. Step 08 (in place,
+  # beside 07) for every type.
   step_wanted 00_copy && run 00_copy 00_copy --dtype all
   for step in steps/[0-9][0-9]_*/; do
     name=$(basename "$step")
@@ -103,6 +104,8 @@ if want results; then
     if [ "$name" = 07_coarsen ]; then
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,4000x6000,4899,8192x16384,11585
       run 07_coarsen_tune 07_coarsen_tune --dtype all --sizes 4096,8192,16384
+    elif [ "$name" = 08_inplace ]; then  # square only; 4097: the element path
+      run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,4097
     else
       run "$name" "$name" --dtype float,half --sizes 1024,2048,4096,8192,16384,4000x6000
     fi

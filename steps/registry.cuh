@@ -4,6 +4,7 @@
 /// both by adding its function here and to all().
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,11 +17,24 @@
 #include "05_shared/kernel.cuh"
 #include "06_padded/kernel.cuh"
 #include "07_coarsen/kernel.cuh"
+#include "08_inplace/kernel.cuh"
 #include "tp/harness.hpp"
 
 /// A generic launcher for make_kernel(): forwards (out, in, rows, cols, stream) to `fn`.
 #define TP_LAUNCHER(fn) \
   [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) { fn(out, in, rows, cols, stream); }
+
+/// A launcher for an in-place kernel `fn(data, n, stream)`: the harness passes the matrix as
+/// `out` (and `in` is the same buffer). An empty shape does nothing; a rectangle is refused.
+#define TP_INPLACE_LAUNCHER(fn)                                                               \
+  [](auto* out, const auto*, int rows, int cols, cudaStream_t stream) {                       \
+    ::tp::check_shape(rows, cols);                                                            \
+    if (rows == 0 || cols == 0) return;                                                       \
+    if (rows != cols)                                                                         \
+      throw std::invalid_argument("in-place transpose needs a square matrix, got " +          \
+                                  std::to_string(rows) + " x " + std::to_string(cols));       \
+    fn(out, rows, stream);                                                                    \
+  }
 
 namespace tp::registry {
 
@@ -92,6 +106,17 @@ inline std::vector<Kernel> step07() {
           })};
 }
 
+/// Step 08: in place. The headline launches one block per tile pair; the second row launches
+/// one block per tile, and the blocks below the diagonal return at once.
+inline std::vector<Kernel> step08() {
+  using namespace step08;
+  auto config = [](std::string name, auto launch) {
+    return make_kernel("08_inplace", std::move(name), Op::transpose_inplace, launch);
+  };
+  return {in_tour(config("inplace", TP_INPLACE_LAUNCHER(step08::transpose_inplace))),
+          config("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, false>)))};
+}
+
 /// The kernel that represents a step (the one marked in_tour).
 inline Kernel headline(const std::vector<Kernel>& step) {
   for (const Kernel& k : step) {
@@ -109,7 +134,7 @@ inline std::vector<Kernel> versus_previous(const std::vector<Kernel>& previous, 
 /// Every registered kernel, in step order.
 inline std::vector<Kernel> all() {
   std::vector<Kernel> kernels;
-  for (auto step : {step00(), step01(), step02(), step03(), step04(), step05(), step06(), step07()}) {
+  for (auto step : {step00(), step01(), step02(), step03(), step04(), step05(), step06(), step07(), step08()}) {
     for (Kernel& k : step) kernels.push_back(std::move(k));
   }
   return kernels;

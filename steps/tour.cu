@@ -1,4 +1,5 @@
-// tour: every registered step in order, beside cudaMemcpy (the ceiling) and cuBLAS.
+// tour: every registered step in order, beside cudaMemcpy (the ceiling) and cuBLAS; the
+// out-of-place steps, then the libraries, then the in-place step (square shapes only).
 //
 //   build/bin/tour                       fp32 at 2048, 4096, 8192, 16384 square
 //   build/bin/tour --dtype all --csv results.csv
@@ -38,7 +39,7 @@ class Summary {
   void add(const tp::Measurement& m) {
     const std::string key = m.kernel->step + " " + m.kernel->name;
     if (std::find(order_.begin(), order_.end(), key) == order_.end()) order_.push_back(key);
-    cells_[m.dtype][key].push_back(tp::cell(m, m.pct_of_memcpy, "%.1f%%"));
+    cells_[m.dtype][key][tp::shape_name(m.shape)] = tp::cell(m, m.pct_of_memcpy, "%.1f%%");
   }
   void print(tp::DType dtype, const std::vector<tp::Shape>& shapes) const {
     std::vector<std::string> header{"kernel"};
@@ -49,7 +50,10 @@ class Summary {
       const auto it = by_kernel.find(key);
       if (it == by_kernel.end()) continue;
       std::vector<std::string> row{key};
-      row.insert(row.end(), it->second.begin(), it->second.end());
+      for (tp::Shape s : shapes) {  // "-" where the kernel did not run (in place on a rectangle)
+        const auto cell = it->second.find(tp::shape_name(s));
+        row.push_back(cell == it->second.end() ? "-" : cell->second);
+      }
       table.add_row(row);
     }
     std::printf("\n%% of cudaMemcpy, %s:\n%s", tp::dtype_name(dtype).c_str(), table.render().c_str());
@@ -57,7 +61,7 @@ class Summary {
 
  private:
   std::vector<std::string> order_;  // kernels in the order they ran
-  std::map<tp::DType, std::map<std::string, std::vector<std::string>>> cells_;
+  std::map<tp::DType, std::map<std::string, std::map<std::string, std::string>>> cells_;  // dtype, kernel, shape
 };
 
 }  // namespace
@@ -72,11 +76,12 @@ int main(int argc, char** argv) {
     tp::Bench bench(options);
     const tp::references::Libraries libraries;
 
-    std::vector<tp::Kernel> kernels;
+    std::vector<tp::Kernel> kernels, inplace;
     for (tp::Kernel& k : tp::registry::all()) {
-      if (k.in_tour) kernels.push_back(std::move(k));
+      if (k.in_tour) (k.op == tp::Op::transpose_inplace ? inplace : kernels).push_back(std::move(k));
     }
     for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
+    for (tp::Kernel& k : inplace) kernels.push_back(std::move(k));
 
     bench.print_header();
     bool all_verified = true;

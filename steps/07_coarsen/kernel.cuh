@@ -32,8 +32,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
-#include <string>
 
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
@@ -271,15 +269,7 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
     // One tile of shared memory, two with double buffering (which needs the 16-byte path).
     const bool twice = (kFeatures & kDoubleBuffer) != 0 && (kFeatures & kCpAsync) != 0 && wide;
     const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * (twice ? 2 : 1);
-    if (shared > 48 * 1024) {  // above 48 KB a kernel must opt in, up to the device's limit
-      int device = 0, limit = 0;
-      TP_CUDA_CHECK(cudaGetDevice(&device));
-      TP_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-      if (shared > std::size_t(limit))
-        throw std::invalid_argument("step07: this tile needs " + std::to_string(shared) +
-                                    " bytes of shared memory per block; the GPU allows " + std::to_string(limit));
-      TP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-    }
+    allow_shared_memory(kernel, shared);  // above 48 KB a kernel must opt in
     std::size_t blocks = std::min<std::size_t>(tiles, INT_MAX);
     if (persistent || twice) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));
     kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);

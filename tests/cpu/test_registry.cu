@@ -1,6 +1,8 @@
 // The registry's shape: needs no GPU, only the kernels' host-side launchers.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,42 @@ TEST(Registry, LaunchersRejectNegativeShapesBeforeTouchingTheGpu) {
   for (const tp::Kernel& k : tp::registry::all()) {
     for (tp::DType t : tp::kAllDTypes) {
       EXPECT_THROW(k.run(t, nullptr, nullptr, -3, 2, 0), std::invalid_argument) << k.name;
+    }
+  }
+}
+
+TEST(Registry, InplaceLaunchersRejectRectanglesBeforeTouchingTheGpu) {
+  int inplace = 0;
+  for (const tp::Kernel& k : tp::registry::all()) {
+    if (k.op != tp::Op::transpose_inplace) continue;
+    ++inplace;
+    for (tp::DType t : tp::kAllDTypes) {
+      EXPECT_THROW(k.run(t, nullptr, nullptr, 3, 4, 0), std::invalid_argument) << k.name;
+      EXPECT_NO_THROW(k.run(t, nullptr, nullptr, 0, 4, 0)) << k.name << ": an empty matrix is nothing to do";
+    }
+  }
+  EXPECT_GT(inplace, 0);
+}
+
+// Step 08's tile pairs: pair p = j (j + 1) / 2 + i is tile (i, j), i <= j, for every pair of
+// the first 3000 tile columns, and around the tile columns where the square root in pair_of
+// meets large numbers (its rounding is corrected by two loops).
+TEST(Step08, PairOfNumbersTheUpperTriangleColumnByColumn) {
+  auto expect_pair = [](std::size_t i, std::size_t j) {
+    std::size_t gi = 0, gj = 0;
+    tp::step08::detail::pair_of(j * (j + 1) / 2 + i, gi, gj);
+    ASSERT_EQ(gi, i) << "tile (" << i << ", " << j << ")";
+    ASSERT_EQ(gj, j) << "tile (" << i << ", " << j << ")";
+  };
+  for (std::size_t j = 0; j < 3000; ++j) {
+    for (std::size_t i = 0; i <= j; ++i) expect_pair(i, j);
+  }
+  for (std::size_t j : {46340u, 65535u, 65536u, 1000000u, 3037000000u}) {
+    for (std::size_t jj = j - 2; jj <= j + 2; ++jj) {
+      expect_pair(0, jj);
+      expect_pair(1, jj);
+      expect_pair(jj - 1, jj);
+      expect_pair(jj, jj);
     }
   }
 }

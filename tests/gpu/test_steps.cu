@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -52,6 +53,10 @@ TEST_P(AllKernels, MatchesTheCpuReferenceBitForBit) {
   const tp::Kernel& k = kernels()[index];
   ASSERT_TRUE(k.supports(dtype));
   tp::Case c(dtype, shape, /*seed=*/1000 + shape.rows * 31 + shape.cols);
+  if (!tp::runs_on(k.op, shape)) {  // in place on a rectangle: refused, nothing launched
+    EXPECT_THROW(c.verify(k, 0), std::invalid_argument) << k.name << " on " << tp::describe_case(dtype, shape);
+    return;
+  }
   const tp::CompareResult r = c.verify(k, 0);
   EXPECT_TRUE(r.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << ": " << r.describe();
 }
@@ -103,18 +108,24 @@ TEST_P(KernelArguments, MisalignedPointersStillGiveTheRightResult) {
       const std::size_t n = std::size_t(shape.rows) * shape.cols;
       std::vector<T> in(n + 1), want(n);
       tp::fill_distinct(in.data() + 1, shape.rows, shape.cols, 77);
-      if (k.op == tp::Op::transpose) {
+      if (k.op != tp::Op::copy) {
         tp::reference_transpose(want.data(), in.data() + 1, shape.rows, shape.cols);
       } else {
         std::copy(in.begin() + 1, in.end(), want.begin());
       }
       tp::DeviceBuffer d_in((n + 1) * sizeof(T)), d_out((n + 1) * sizeof(T));
       tp::upload(d_in, in);
-      d_out.poison();
-      k.run(dtype, d_out.as<T>() + 1, d_in.as<T>() + 1, shape.rows, shape.cols, 0);
+      if (k.op == tp::Op::transpose_inplace) {  // the matrix at d_out + 1, transposed there
+        if (shape.rows != shape.cols) return;
+        tp::upload(d_out, in);
+        k.run(dtype, d_out.as<T>() + 1, d_out.as<T>() + 1, shape.rows, shape.cols, 0);
+      } else {
+        d_out.poison();
+        k.run(dtype, d_out.as<T>() + 1, d_in.as<T>() + 1, shape.rows, shape.cols, 0);
+      }
       TP_CUDA_CHECK(cudaDeviceSynchronize());
       const std::vector<T> got = tp::download<T>(d_out, n + 1);
-      const long long out_rows = k.op == tp::Op::transpose ? shape.cols : shape.rows;
+      const long long out_rows = k.op != tp::Op::copy ? shape.cols : shape.rows;
       const tp::CompareResult r = tp::compare_bits(want.data(), got.data() + 1, out_rows, n / out_rows);
       EXPECT_TRUE(r.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << ", pointers + 1: " << r.describe();
     });
@@ -128,6 +139,46 @@ INSTANTIATE_TEST_SUITE_P(Registry, KernelArguments,
                            const tp::Kernel& k = kernels()[std::get<0>(info.param)];
                            return k.step + "_" + k.name + "_" + tp::dtype_name(std::get<1>(info.param));
                          });
+
+// In place: the sizes the tile pairs must get right (n = 1, 2, around and off the tile
+// sides of 32, 64 and 128 elements, odd n on the element path, a multiple of 8 above 4096),
+// and a matrix transposed again and again: every application must be exact.
+const std::vector<tp::Shape> kInplaceShapes = {
+    {1, 1},     {2, 2},       {8, 8},       {31, 31},     {33, 33},   {63, 63},   {65, 65},
+    {100, 100}, {127, 127},   {129, 129},   {1000, 1000}, {1023, 1023}, {4097, 4097}, {4104, 4104}};
+
+std::vector<std::size_t> inplace_indices() {
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < kernels().size(); ++i) {
+    if (kernels()[i].op == tp::Op::transpose_inplace) idx.push_back(i);
+  }
+  return idx;
+}
+
+class InplaceKernels : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override { TP_GPU_TEST_GUARD(); }
+};
+
+TEST_P(InplaceKernels, EveryApplicationIsTheExactTranspose) {
+  const auto [index, dtype, shape] = GetParam();
+  const tp::Kernel& k = kernels()[index];
+  tp::Case c(dtype, shape, /*seed=*/3000 + shape.rows);
+  const tp::CompareResult first = c.verify(k, 0);  // the input, transposed once
+  ASSERT_TRUE(first.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << ": " << first.describe();
+  for (int applications = 2; applications <= 3; ++applications) {  // back to the input, then transposed again
+    c.launch(k, 0);
+    const tp::CompareResult r = c.verify_inplace_state(0);
+    EXPECT_TRUE(r.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << " after " << applications
+                        << " applications: " << r.describe();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, InplaceKernels,
+                         ::testing::Combine(::testing::ValuesIn(inplace_indices()),
+                                            ::testing::ValuesIn(tp::kAllDTypes),
+                                            ::testing::ValuesIn(kInplaceShapes)),
+                         param_name);
 
 // The library references (cuBLAS geam, cuBLASLt transform) for every dtype each supports. A
 // plain test rather than a parameterized one: creating their handles needs a GPU.

@@ -27,8 +27,12 @@
 
 namespace tp {
 
-/// What a kernel computes: `out` = `in` (rows x cols), or `out` (cols x rows) = transpose of `in`.
-enum class Op { copy, transpose };
+/// What a kernel computes: `out` = `in` (rows x cols), `out` (cols x rows) = transpose of
+/// `in`, or the transpose of the square `out` in its own memory (`in` is then `out` too).
+enum class Op { copy, transpose, transpose_inplace };
+
+/// Whether a kernel computing `op` can run on `shape`: in-place needs a square.
+inline bool runs_on(Op op, Shape shape) { return op != Op::transpose_inplace || shape.rows == shape.cols; }
 
 /// Type-erased launcher: enqueue the kernel on `stream` for a rows x cols input.
 using LaunchFn = std::function<void(void* out, const void* in, int rows, int cols,
@@ -79,18 +83,26 @@ class Case {
   /// 2 x rows x cols x sizeof(T): every element read once and written once.
   std::size_t bytes_moved() const { return 2 * bytes_; }
   /// Poisons the output, runs `k` once, and compares the output bit for bit with the reference.
+  /// In-place kernels: copies the input into the output buffer and transposes it there.
   CompareResult verify(const Kernel& k, cudaStream_t stream);
-  /// Enqueues `k` once on the case's buffers (for timing).
-  void launch(const Kernel& k, cudaStream_t stream) const;
+  /// Enqueues `k` once on the case's buffers (for timing). An in-place kernel transposes the
+  /// output buffer again: the result of the previous launch.
+  void launch(const Kernel& k, cudaStream_t stream);
+  /// In-place kernels, after verify() and any number of launch(): compares the output buffer
+  /// with what that many transposes of the input give (the input after an even number, its
+  /// transpose after an odd one), so every timed launch is checked, not only the first.
+  CompareResult verify_inplace_state(cudaStream_t stream);
 
  private:
   const std::vector<unsigned char>& expected(Op op);
+  CompareResult compare_output(const std::vector<unsigned char>& want, bool transposed, cudaStream_t stream);
   DType dtype_;
   Shape shape_;
   std::size_t bytes_;
   std::vector<unsigned char> input_;
   std::vector<unsigned char> transposed_;  // computed on first use
   DeviceBuffer d_in_, d_out_;
+  long long inplace_launches_ = 0;  // in-place transposes applied to d_out_ since verify()
 };
 
 /// Device memory a case needs (input + output), to check before allocating.

@@ -4,6 +4,9 @@
 
 #include <cuda_runtime.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "tp/error.hpp"
 
 namespace tp {
@@ -17,6 +20,22 @@ int resident_blocks(KernelFn kernel, int threads, std::size_t shared_bytes = 0) 
   TP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   TP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
   return sms * per_sm;
+}
+
+/// Lets `kernel` launch with `bytes` of dynamic shared memory: above the default 48 KB a
+/// kernel must opt in, up to the device's limit. Throws std::invalid_argument, with both
+/// numbers, when `bytes` is above that limit.
+template <typename KernelFn>
+void allow_shared_memory(KernelFn kernel, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return;
+  int device = 0, limit = 0;
+  TP_CUDA_CHECK(cudaGetDevice(&device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (bytes > std::size_t(limit)) {
+    throw std::invalid_argument("a block of this kernel needs " + std::to_string(bytes) +
+                                " bytes of shared memory; the GPU allows " + std::to_string(limit));
+  }
+  TP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
 }
 
 /// Ceiling of a / b for positive integers.
