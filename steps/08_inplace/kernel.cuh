@@ -59,7 +59,7 @@ __host__ __device__ inline void pair_of(std::size_t p, std::size_t& i, std::size
 /// Shared memory (dynamic): two kTile x kTile tiles.
 template <typename T, int kTile, int kThreads, bool kWide, bool kTriangular>
 __global__ void __launch_bounds__(kThreads)
-    inplace_kernel(T* data, int n, std::size_t tiles, std::size_t blocks_needed) {
+    inplace_kernel(T* data, int n, std::size_t tiles_per_side, std::size_t blocks_needed) {
   constexpr int kV = 16 / sizeof(T);                         // elements per 16-byte chunk
   constexpr int kE = kWide ? kV : 1;                         // elements per global access
   constexpr int kAccesses = kTile * kTile / kE / kThreads;   // per thread, per tile and phase
@@ -122,8 +122,8 @@ __global__ void __launch_bounds__(kThreads)
     if constexpr (kTriangular) {
       detail::pair_of(b, ti, tj);
     } else {
-      ti = b / tiles;  // the square grid: one block per tile,
-      tj = b % tiles;
+      ti = b / tiles_per_side;  // the square grid: one block per tile,
+      tj = b % tiles_per_side;
       if (ti > tj) continue;  // and the blocks below the diagonal have nothing to do
     }
     const bool diagonal = ti == tj;
