@@ -43,10 +43,13 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
          tp::shape_name(std::get<2>(info.param));
 }
 
-class AllKernels : public ::testing::TestWithParam<Param> {
+// A kernel x dtype x shape on the GPU (skipped without one, failed with TP_REQUIRE_GPU=1).
+class OnGpu : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override { TP_GPU_TEST_GUARD(); }
 };
+
+class AllKernels : public OnGpu {};
 
 TEST_P(AllKernels, MatchesTheCpuReferenceBitForBit) {
   const auto [index, dtype, shape] = GetParam();
@@ -155,10 +158,7 @@ std::vector<std::size_t> inplace_indices() {
   return idx;
 }
 
-class InplaceKernels : public ::testing::TestWithParam<Param> {
- protected:
-  void SetUp() override { TP_GPU_TEST_GUARD(); }
-};
+class InplaceKernels : public OnGpu {};
 
 TEST_P(InplaceKernels, EveryApplicationIsTheExactTranspose) {
   const auto [index, dtype, shape] = GetParam();
