@@ -94,7 +94,8 @@ if want results; then
   run tour tour --dtype all
   # Step 00 for every type; the transposes for float and half (the chapters' tables), with one
   # rectangle. Step 07, the fastest, for every type, with two rectangles and the squares of
-  # (nearly) the same bytes: 4899^2 ~ 4000 x 6000, 11585^2 ~ 8192 x 16384. Step 08 (in place,
+  # (nearly) the same bytes: 4896^2 and 4899^2 ~ 4000 x 6000, 11584^2 and 11585^2 ~ 8192 x
+  # 16384 (the odd ones take the element path). Step 08 (in place,
   # beside 07) for every type.
   step_wanted 00_copy && run 00_copy 00_copy --dtype all
   for step in steps/[0-9][0-9]_*/; do
@@ -102,7 +103,7 @@ if want results; then
     [ "$name" = 00_copy ] && continue
     step_wanted "$name" || continue
     if [ "$name" = 07_coarsen ]; then
-      run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,4000x6000,4899,8192x16384,11585
+      run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,4000x6000,4896,4899,8192x16384,11584,11585
       run 07_coarsen_tune 07_coarsen_tune --dtype all --sizes 4096,8192,16384
     elif [ "$name" = 08_inplace ]; then  # square only; 4097: the element path
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,4097

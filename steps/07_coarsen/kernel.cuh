@@ -111,6 +111,15 @@ __device__ __forceinline__ void cp_async_wait_prior() {
 #endif
 }
 
+/// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e. the
+/// pointers are and rows and cols are multiples of V = 16 / sizeof(T).
+template <typename T>
+bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
+  constexpr int kV = 16 / sizeof(T);
+  return rows % kV == 0 && cols % kV == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+}
+
 }  // namespace detail
 
 // [coarsen]
@@ -156,13 +165,14 @@ __global__ void __launch_bounds__(kThreads)
 
   // Load phase: consecutive threads take consecutive accesses along an input row.
   // cp.async: the copies go straight to shared memory (wait for them before reading it).
-  // Otherwise, 16-byte path: all kLoads loads are issued before the first shared-memory
-  // store. Element path: load and store in one loop.
+  // Otherwise all kLoads loads are issued before the first shared-memory store (16-byte
+  // chunks or elements, held in registers in between).
   auto load_tile = [&](std::size_t t, int buffer) {
     std::size_t r0, c0;
     corner(t, r0, c0);
     const T* src = in + r0 * cols + c0;  // the tile's corner in `in`
     [[maybe_unused]] uint4 chunk[kWide && !kAsync ? kLoads : 1];
+    [[maybe_unused]] T element[kWide ? 1 : kLoads];
 #pragma unroll
     for (int i = 0; i < kLoads; ++i) {
       const int idx = threadIdx.x + i * kThreads;
@@ -171,17 +181,18 @@ __global__ void __launch_bounds__(kThreads)
       const T* p = src + std::size_t(r) * cols + c;
       if constexpr (kAsync) detail::cp_async16(&at(buffer, r, c), p);
       else if constexpr (kWide) chunk[i] = detail::load16<kStream>(p);
-      else at(buffer, r, c) = *p;
+      else element[i] = *p;
     }
     if constexpr (kAsync) {
       detail::cp_async_commit();
-    } else if constexpr (kWide) {
+    } else {
 #pragma unroll
       for (int i = 0; i < kLoads; ++i) {
         const int idx = threadIdx.x + i * kThreads;
-        const int r = idx / (kCols / kV), c = idx % (kCols / kV) * kV;
+        const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;
         if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
-        *reinterpret_cast<uint4*>(&at(buffer, r, c)) = chunk[i];  // one 16-byte shared store
+        if constexpr (kWide) *reinterpret_cast<uint4*>(&at(buffer, r, c)) = chunk[i];  // one 16-byte shared store
+        else at(buffer, r, c) = element[i];
       }
     }
   };
@@ -257,14 +268,10 @@ template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, typenam
 void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
-  constexpr int kV = 16 / sizeof(T);
   const unsigned tiles_x = ceil_div(unsigned(cols), kInBytes / sizeof(T));
   const unsigned tiles_y = ceil_div(unsigned(rows), kOutBytes / sizeof(T));
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
-  // 16-byte path: every input and output row starts 16-byte aligned, i.e. the pointers are
-  // and rows and cols are multiples of V.
-  const bool wide = (kFeatures & kVec16) != 0 && rows % kV == 0 && cols % kV == 0 &&
-                    reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const bool wide = (kFeatures & kVec16) != 0 && detail::rows_16_aligned(out, in, rows, cols);
   auto launch = [&](auto kernel) {
     // One tile of shared memory, two with double buffering (which needs the 16-byte path).
     const bool twice = (kFeatures & kDoubleBuffer) != 0 && (kFeatures & kCpAsync) != 0 && wide;
@@ -285,10 +292,14 @@ constexpr unsigned kHeadline = kVec16 | kStreaming | kCpAsync;
 
 /// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major
 /// (the two must not overlap). Tiles of 256 x 256 bytes, 256 threads, kHeadline: the
-/// configuration the chapter's ablation and tuning chose.
+/// configuration the chapter's ablation and tuning chose. Shapes and pointers that rule out
+/// 16-byte accesses take the element path with 64 x 64-element tiles instead: 16 accesses
+/// per thread for every type (a 256-byte tile of a 2-byte type would need 64).
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream);
+  constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
+  if (detail::rows_16_aligned(out, in, rows, cols)) transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream);
+  else transpose_with<kElementTile, kElementTile, 256, kStreaming>(out, in, rows, cols, stream);
 }
 
 }  // namespace tp::step07
