@@ -106,15 +106,17 @@ inline std::vector<Kernel> step07() {
           })};
 }
 
-/// Step 08: in place. The headline launches one block per tile pair; the second row launches
-/// one block per tile, and the blocks below the diagonal return at once.
+/// Step 08: in place. The headline launches one block per tile pair, numbered column by
+/// column; the second row launches one block per tile, and the blocks below the diagonal
+/// return at once; the third numbers the pairs diagonal by diagonal.
 inline std::vector<Kernel> step08() {
   using namespace step08;
   auto config = [](std::string name, auto launch) {
     return make_kernel("08_inplace", std::move(name), Op::transpose_inplace, launch);
   };
   return {in_tour(config("inplace", TP_INPLACE_LAUNCHER(step08::transpose_inplace))),
-          config("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, false>)))};
+          config("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::square>))),
+          config("inplace_diagonals", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::diagonals>)))};
 }
 
 /// The kernel that represents a step (the one marked in_tour).

@@ -12,7 +12,7 @@
 /// - The grid covers only the pairs: tile pair p (0 <= p < m (m + 1) / 2, for m x m tiles)
 ///   is tile (i, j) with i <= j and p = j (j + 1) / 2 + i. A square grid of m x m blocks in
 ///   which the blocks below the diagonal return at once would launch twice the blocks, half
-///   of them idle (`kTriangular = false`, measured in the chapter).
+///   of them idle (`Grid::square`, measured in the chapter).
 /// - Everything step 07 learned stays: tiles of 256 x 256 bytes, 16-byte loads by cp.async
 ///   straight into shared memory, 16-byte evict-first stores packed in registers, the
 ///   16-byte swizzle. Two tiles per block: twice step 07's shared memory.
@@ -38,6 +38,13 @@
 
 namespace tp::step08 {
 
+/// How the blocks are laid over the tile pairs of an m x m-tile matrix.
+enum class Grid {
+  square,     ///< m x m blocks, one per tile; the blocks below the diagonal return at once
+  columns,    ///< m (m + 1) / 2 blocks, one per pair, numbered column by column (pair_of)
+  diagonals,  ///< m (m + 1) / 2 blocks, one per pair, numbered diagonal by diagonal
+};
+
 namespace detail {
 
 /// Tile pair p -> its tile (i, j), i <= j, where p = j (j + 1) / 2 + i: pairs are numbered
@@ -51,13 +58,27 @@ __host__ __device__ inline void pair_of(std::size_t p, std::size_t& i, std::size
 }
 // [pair]
 
+/// Tile pair p -> its tile (i, j = i + d) when the pairs of m x m tiles are numbered diagonal
+/// by diagonal: diagonal d (j - i = d) holds m - d pairs, and the diagonals before it
+/// first(d) = d m - d (d - 1) / 2. The blocks that run at once then take tiles of many tile
+/// rows AND many tile columns, where column numbering gives them one tile column.
+__host__ __device__ inline void pair_on_diagonal(std::size_t p, std::size_t m, std::size_t& i, std::size_t& j) {
+  auto first = [m](std::size_t d) { return d * m - d * (d - 1) / 2; };  // pairs before diagonal d
+  const double b = 2.0 * double(m) + 1.0;
+  std::size_t d = std::size_t((b - sqrt(b * b - 8.0 * double(p))) / 2.0);  // first(d) <= p, up to rounding
+  while (d > 0 && first(d) > p) --d;
+  while (d + 1 < m && first(d + 1) <= p) ++d;
+  i = p - first(d);
+  j = i + d;
+}
+
 }  // namespace detail
 
 // [inplace]
 /// One block swaps one tile pair at a time (grid-stride over the pairs). kTile: tile side in
 /// elements. kWide: the 16-byte path (n a multiple of V, 16-byte aligned data).
 /// Shared memory (dynamic): two kTile x kTile tiles.
-template <typename T, int kTile, int kThreads, bool kWide, bool kTriangular>
+template <typename T, int kTile, int kThreads, bool kWide, Grid kGrid>
 __global__ void __launch_bounds__(kThreads)
     inplace_kernel(T* data, int n, std::size_t tiles_per_side, std::size_t blocks_needed) {
   constexpr int kV = 16 / sizeof(T);                         // elements per 16-byte chunk
@@ -119,8 +140,10 @@ __global__ void __launch_bounds__(kThreads)
 
   for (std::size_t b = blockIdx.x; b < blocks_needed; b += gridDim.x) {
     std::size_t ti, tj;  // this block's pair: tile (ti, tj) and tile (tj, ti), ti <= tj
-    if constexpr (kTriangular) {
+    if constexpr (kGrid == Grid::columns) {
       detail::pair_of(b, ti, tj);
+    } else if constexpr (kGrid == Grid::diagonals) {
+      detail::pair_on_diagonal(b, tiles_per_side, ti, tj);
     } else {
       ti = b / tiles_per_side;  // the square grid: one block per tile,
       tj = b % tiles_per_side;
@@ -140,9 +163,9 @@ __global__ void __launch_bounds__(kThreads)
 // [inplace]
 
 /// The step's in-place transpose with a chosen tile (bytes of a tile row, 16-byte path),
-/// block size and grid (triangular: one block per tile pair; otherwise one per tile).
+/// block size and grid (see Grid).
 // [launch]
-template <int kBytes, int kThreads, bool kTriangular, typename T>
+template <int kBytes, int kThreads, Grid kGrid, typename T>
 void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
   check_shape(n, n);
   if (n == 0) return;
@@ -150,7 +173,7 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
   const bool wide = n % kV == 0 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0;
   auto launch = [&](auto kernel, int tile) {
     const std::size_t tiles = ceil_div(std::size_t(n), std::size_t(tile));  // per side
-    const std::size_t needed = kTriangular ? tiles * (tiles + 1) / 2 : tiles * tiles;
+    const std::size_t needed = kGrid == Grid::square ? tiles * tiles : tiles * (tiles + 1) / 2;
     const std::size_t shared = 2 * std::size_t(tile) * tile * sizeof(T);  // two tiles
     allow_shared_memory(kernel, shared);
     const unsigned blocks = unsigned(std::min<std::size_t>(needed, INT_MAX));
@@ -158,8 +181,8 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
     TP_CHECK_LAUNCH("inplace_kernel");
   };
   constexpr int kWideTile = kBytes / sizeof(T);  // 64 float, 128 half, 32 double for 256 bytes
-  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kTriangular>, kWideTile);
-  else launch(inplace_kernel<T, 32, kThreads, false, kTriangular>, 32);
+  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kGrid>, kWideTile);
+  else launch(inplace_kernel<T, 32, kThreads, false, kGrid>, 32);
 }
 // [launch]
 
@@ -168,7 +191,7 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
 /// std::invalid_argument; n == 0 does nothing.
 template <typename T>
 void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
-  transpose_inplace_with<256, 256, true>(data, n, stream);
+  transpose_inplace_with<256, 256, Grid::columns>(data, n, stream);
 }
 
 }  // namespace tp::step08

@@ -64,4 +64,32 @@ TEST(Step08, PairOfNumbersTheUpperTriangleColumnByColumn) {
   }
 }
 
+// The diagonal numbering: for m x m tiles, pairs 0, 1, ... walk diagonal 0 (i, i), then
+// diagonal 1 (i, i + 1), ...: every pair of the upper triangle exactly once, in that order.
+TEST(Step08, PairOnDiagonalNumbersTheUpperTriangleDiagonalByDiagonal) {
+  for (std::size_t m : {1u, 2u, 3u, 7u, 64u, 257u, 1000u, 2048u}) {
+    std::size_t p = 0;
+    for (std::size_t d = 0; d < m; ++d) {
+      for (std::size_t i = 0; i + d < m; ++i, ++p) {
+        std::size_t gi = 0, gj = 0;
+        tp::step08::detail::pair_on_diagonal(p, m, gi, gj);
+        ASSERT_EQ(gi, i) << "m = " << m << ", pair " << p;
+        ASSERT_EQ(gj, i + d) << "m = " << m << ", pair " << p;
+      }
+    }
+    ASSERT_EQ(p, m * (m + 1) / 2);
+  }
+  // Where the square root meets large numbers: the first and last pairs of a few diagonals.
+  const std::size_t m = std::size_t(1) << 27;  // tile columns for n = 2^31 - 1, 16-element tiles
+  for (std::size_t d : {std::size_t(0), std::size_t(1), std::size_t(1000), m / 3, m / 2, m - 2, m - 1}) {
+    const std::size_t first = d * m - d * (d - 1) / 2;
+    for (std::size_t i : {std::size_t(0), m - d - 1}) {
+      std::size_t gi = 0, gj = 0;
+      tp::step08::detail::pair_on_diagonal(first + i, m, gi, gj);
+      ASSERT_EQ(gi, i) << "diagonal " << d;
+      ASSERT_EQ(gj, i + d) << "diagonal " << d;
+    }
+  }
+}
+
 }  // namespace
