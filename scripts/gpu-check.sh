@@ -107,6 +107,8 @@ if want results; then
       run 07_coarsen_tune 07_coarsen_tune --dtype all --sizes 4096,8192,16384
     elif [ "$name" = 08_inplace ]; then  # square only; 4097: the element path
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,4097
+      run 08_inplace_large 08_inplace --dtype float,double --sizes 24576,32768
+      run 08_inplace_tune 08_inplace_tune --dtype all --sizes 8192,16384
     else
       run "$name" "$name" --dtype float,half --sizes 1024,2048,4096,8192,16384,4000x6000
     fi

@@ -43,8 +43,6 @@ enum class Grid {
   square,     ///< m x m blocks, one per tile; the blocks below the diagonal return at once
   columns,    ///< m (m + 1) / 2 blocks, one per pair, numbered column by column (pair_of)
   diagonals,  ///< m (m + 1) / 2 blocks, one per pair, numbered diagonal by diagonal
-  groups,     ///< groups of G x G tiles, paired as the tiles are in `columns`; G x G blocks
-              ///< per group pair (in a diagonal group, those below the diagonal return at once)
 };
 
 namespace detail {
@@ -60,8 +58,9 @@ __host__ __device__ inline void pair_of(std::size_t p, std::size_t& i, std::size
 }
 // [pair]
 
+// [diagonal]
 /// Tile pair p -> its tile (i, j = i + d) when the pairs of m x m tiles are numbered diagonal
-/// by diagonal: diagonal d (j - i = d) holds m - d pairs, and the diagonals before it
+/// by diagonal: diagonal d (j - i = d) holds m - d pairs, and the diagonals before it hold
 /// first(d) = d m - d (d - 1) / 2. The blocks that run at once then take tiles of many tile
 /// rows AND many tile columns, where column numbering gives them one tile column.
 __host__ __device__ inline void pair_on_diagonal(std::size_t p, std::size_t m, std::size_t& i, std::size_t& j) {
@@ -73,6 +72,7 @@ __host__ __device__ inline void pair_on_diagonal(std::size_t p, std::size_t m, s
   i = p - first(d);
   j = i + d;
 }
+// [diagonal]
 
 }  // namespace detail
 
@@ -80,7 +80,7 @@ __host__ __device__ inline void pair_on_diagonal(std::size_t p, std::size_t m, s
 /// One block swaps one tile pair at a time (grid-stride over the pairs). kTile: tile side in
 /// elements. kWide: the 16-byte path (n a multiple of V, 16-byte aligned data).
 /// Shared memory (dynamic): two kTile x kTile tiles.
-template <typename T, int kTile, int kThreads, bool kWide, Grid kGrid, int kGroup>
+template <typename T, int kTile, int kThreads, bool kWide, Grid kGrid>
 __global__ void __launch_bounds__(kThreads)
     inplace_kernel(T* data, int n, std::size_t tiles_per_side, std::size_t blocks_needed) {
   constexpr int kV = 16 / sizeof(T);                         // elements per 16-byte chunk
@@ -146,13 +146,6 @@ __global__ void __launch_bounds__(kThreads)
       detail::pair_of(b, ti, tj);
     } else if constexpr (kGrid == Grid::diagonals) {
       detail::pair_on_diagonal(b, tiles_per_side, ti, tj);
-    } else if constexpr (kGrid == Grid::groups) {
-      std::size_t gi, gj;  // the group pair: groups (gi, gj) and (gj, gi) of kGroup x kGroup tiles
-      detail::pair_of(b / (kGroup * kGroup), gi, gj);
-      const int l = int(b % (kGroup * kGroup));  // this block's tile within the group: down a
-      ti = gi * kGroup + l % kGroup;             // column of the group first
-      tj = gj * kGroup + l / kGroup;
-      if (ti > tj || tj >= tiles_per_side) continue;
     } else {
       ti = b / tiles_per_side;  // the square grid: one block per tile,
       tj = b % tiles_per_side;
@@ -174,7 +167,7 @@ __global__ void __launch_bounds__(kThreads)
 /// The step's in-place transpose with a chosen tile (bytes of a tile row, 16-byte path),
 /// block size and grid (see Grid).
 // [launch]
-template <int kBytes, int kThreads, Grid kGrid, int kGroup = 8, typename T>
+template <int kBytes, int kThreads, Grid kGrid, typename T>
 void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
   check_shape(n, n);
   if (n == 0) return;
@@ -182,10 +175,7 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
   const bool wide = n % kV == 0 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0;
   auto launch = [&](auto kernel, int tile) {
     const std::size_t tiles = ceil_div(std::size_t(n), std::size_t(tile));  // per side
-    const std::size_t groups = ceil_div(tiles, std::size_t(kGroup));  // per side
-    const std::size_t needed = kGrid == Grid::square   ? tiles * tiles
-                               : kGrid == Grid::groups ? groups * (groups + 1) / 2 * kGroup * kGroup
-                                                       : tiles * (tiles + 1) / 2;
+    const std::size_t needed = kGrid == Grid::square ? tiles * tiles : tiles * (tiles + 1) / 2;
     const std::size_t shared = 2 * std::size_t(tile) * tile * sizeof(T);  // two tiles
     allow_shared_memory(kernel, shared);
     const unsigned blocks = unsigned(std::min<std::size_t>(needed, INT_MAX));
@@ -193,8 +183,8 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
     TP_CHECK_LAUNCH("inplace_kernel");
   };
   constexpr int kWideTile = kBytes / sizeof(T);  // 64 float, 128 half, 32 double for 256 bytes
-  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kGrid, kGroup>, kWideTile);
-  else launch(inplace_kernel<T, 32, kThreads, false, kGrid, kGroup>, 32);
+  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kGrid>, kWideTile);
+  else launch(inplace_kernel<T, 32, kThreads, false, kGrid>, 32);
 }
 // [launch]
 
