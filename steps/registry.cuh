@@ -97,6 +97,7 @@ inline std::vector<Kernel> step07() {
   return {config("tile256B_elem", TP_LAUNCHER((transpose_with<256, 256, 256, 0>))),
           config("tile256B_vec16", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16>))),
           config("vec16_streaming", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16 | kStreaming>))),
+          config("streaming_async", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16 | kStreaming | kCpAsync>))),
           in_tour(config("coarsen", TP_LAUNCHER(step07::transpose))),
           config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kGrouped>))),
           config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDiagonal>))),
@@ -106,17 +107,18 @@ inline std::vector<Kernel> step07() {
           })};
 }
 
-/// Step 08: in place. The headline launches one block per tile pair, numbered column by
-/// column; the second row launches one block per tile, and the blocks below the diagonal
-/// return at once; the third numbers the pairs diagonal by diagonal.
+/// Step 08: in place. The headline launches one block per tile pair, column by column, or
+/// diagonal by diagonal for 8-byte types; the next rows take one order for every type: a
+/// block per tile (the blocks below the diagonal return at once), then the two pair orders.
 inline std::vector<Kernel> step08() {
   using namespace step08;
   auto config = [](std::string name, auto launch) {
     return make_kernel("08_inplace", std::move(name), Op::transpose_inplace, launch);
   };
   return {in_tour(config("inplace", TP_INPLACE_LAUNCHER(step08::transpose_inplace))),
-          config("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::square>))),
-          config("inplace_diagonals", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::diagonals>)))};
+          config("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::square, 256>))),
+          config("inplace_columns", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::columns, 256>))),
+          config("inplace_diagonals", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::diagonals, 256>)))};
 }
 
 /// The kernel that represents a step (the one marked in_tour).

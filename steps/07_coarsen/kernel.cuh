@@ -16,13 +16,17 @@
 ///   chunk (c / V) XOR ((r / V) mod 8). Rows stay 16-byte aligned for the 16-byte shared
 ///   stores, and the column reads of the store phase, laid out as 8 chunks of 4 output rows
 ///   per warp, hit 32 different banks (see the chapter's bank picture).
+/// - A warp's 16-byte stores can instead cover 16 chunks of 2 output rows (kStore256): 256
+///   bytes of each output row at once. For 8-byte types the column reads still take the
+///   fewest wavefronts; for 4- and 2-byte types they take twice as many.
 /// - The 16-byte path needs rows and cols that are multiples of V and 16-byte aligned
 ///   pointers; otherwise the same kernel runs with one element per access (an XOR swizzle
 ///   per element, as in step 06).
 /// - The ablation's switches (Feature): evict-first cache hints, cp.async copies from global
-///   straight to shared memory, two tile orders (diagonal, grouped in bands) and double
-///   buffering; and a persistent grid in the launcher. The headline (kHeadline) keeps what
-///   the measurements said helped: 16-byte accesses, cp.async loads and evict-first stores.
+///   straight to shared memory, 256-byte store runs, two tile orders (diagonal, grouped in
+///   bands) and double buffering; and a persistent grid in the launcher. The headline
+///   (kHeadline) keeps what the measurements said helped: 16-byte accesses, cp.async loads,
+///   evict-first stores and 256-byte store runs.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -46,6 +50,7 @@ enum Feature : unsigned {
   kCpAsync = 1u << 3,    ///< 16-byte loads by cp.async, straight from global to shared memory
   kGrouped = 1u << 4,    ///< tiles in bands of kBand tile rows, column by column within a band
   kDoubleBuffer = 1u << 5,  ///< with kCpAsync: two tiles in shared memory; the next tile loads while this one stores
+  kStore256 = 1u << 6,   ///< 16-byte stores: a warp writes 256 bytes of 2 output rows instead of 128 bytes of 4
 };
 
 /// Tile rows per band of the grouped order: the ~1000 tiles in flight at once then cover
@@ -111,6 +116,36 @@ __device__ __forceinline__ void cp_async_wait_prior() {
 #endif
 }
 
+/// The store phase of the 16-byte path: access idx (threadIdx.x + i * threads) -> chunk q
+/// of output row j of the tile, whose output rows have kRowChunks 16-byte chunks. A warp
+/// takes kWarpChunks consecutive chunks of each of 32 / kWarpChunks consecutive output rows.
+/// With the swizzle of slot(), its shared-memory reads (one element from each of kV tile
+/// rows, kV reads per chunk) take the fewest wavefronts for kWarpChunks = 8 (any type), and
+/// for kWarpChunks = 16 with 8-byte types.
+// [store_chunk]
+template <int kRowChunks, int kWarpChunks>
+__host__ __device__ constexpr void store_chunk(int idx, int& q, int& j) {
+  static_assert(kRowChunks % kWarpChunks == 0 && 32 % kWarpChunks == 0, "whole warps per output row");
+  constexpr int kGroups = kRowChunks / kWarpChunks;  // warps along one output row
+  const int warp = idx / 32, lane = idx % 32;
+  q = (warp % kGroups) * kWarpChunks + lane % kWarpChunks;
+  j = (warp / kGroups) * (32 / kWarpChunks) + lane / kWarpChunks;
+}
+// [store_chunk]
+
+/// kV = 16 / sizeof(T) elements, element k given by element(k), packed into 16 bytes (for
+/// 2-byte types the compiler packs pairs with PRMT instructions).
+template <typename T, typename Element>
+__device__ __forceinline__ uint4 pack16(Element element) {
+  constexpr int kV = 16 / sizeof(T);
+  T v[kV];
+#pragma unroll
+  for (int k = 0; k < kV; ++k) v[k] = element(k);
+  uint4 packed;
+  memcpy(&packed, v, sizeof(packed));
+  return packed;
+}
+
 /// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e. the
 /// pointers are and rows and cols are multiples of V = 16 / sizeof(T).
 template <typename T>
@@ -141,6 +176,7 @@ __global__ void __launch_bounds__(kThreads)
   constexpr bool kStream = (kFeatures & kStreaming) != 0;
   constexpr bool kAsync = (kFeatures & kCpAsync) != 0 && kWide;
   constexpr bool kDouble = (kFeatures & kDoubleBuffer) != 0 && kAsync;
+  constexpr int kWarpChunks = (kFeatures & kStore256) != 0 && kRows / kV >= 16 ? 16 : 8;  // per output row
 
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned rows
   auto at = [&](int buffer, int r, int c) -> T& {  // tile element (r, c), swizzled
@@ -199,7 +235,7 @@ __global__ void __launch_bounds__(kThreads)
 
   // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
   // q * kE ... q * kE + kE - 1. 16-byte path: a warp takes 8 chunks (128 bytes) of 4 output
-  // rows. Element path: a warp takes 32 consecutive elements of one output row.
+  // rows, or 16 chunks of 2 with kStore256 (store_chunk). Element path: a warp takes 32 consecutive elements of one output row.
   auto store_tile = [&](std::size_t t, int buffer) {
     std::size_t r0, c0;
     corner(t, r0, c0);
@@ -211,10 +247,7 @@ __global__ void __launch_bounds__(kThreads)
       const int idx = threadIdx.x + i * kThreads;
       int q, j;  // chunk q of output row j (of the tile)
       if constexpr (kWide) {
-        constexpr int kQ8 = kRows / kV / 8;  // groups of 8 chunks along an output row
-        const int group = idx >> 5;          // which warp-sized group of 8 chunks x 4 rows
-        q = (group % kQ8) * 8 + (idx & 7);
-        j = (group / kQ8) * 4 + ((idx >> 3) & 3);
+        detail::store_chunk<kRows / kV, kWarpChunks>(idx, q, j);
       } else {
         q = idx % kRows;
         j = idx / kRows;
@@ -222,12 +255,8 @@ __global__ void __launch_bounds__(kThreads)
       if (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows)) continue;
       T* p = dst + std::size_t(j) * rows + q * kE;
       if constexpr (kWide) {
-        T v[kV];
-#pragma unroll
-        for (int k = 0; k < kV; ++k) v[k] = at(buffer, q * kV + k, j);  // one element from each of kV tile rows
-        uint4 packed;
-        memcpy(&packed, v, sizeof(packed));  // kV elements -> 16 bytes
-        detail::store16<kStream>(p, packed);
+        // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
+        detail::store16<kStream>(p, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
       } else {
         *p = at(buffer, q, j);
       }
@@ -287,8 +316,9 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
 }
 // [launch]
 
-/// The headline's features: 16-byte accesses, evict-first stores, cp.async loads.
-constexpr unsigned kHeadline = kVec16 | kStreaming | kCpAsync;
+/// The headline's features: 16-byte accesses, evict-first stores, cp.async loads, 256 bytes
+/// of an output row per warp.
+constexpr unsigned kHeadline = kVec16 | kStreaming | kCpAsync | kStore256;
 
 /// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major
 /// (the two must not overlap). Tiles of 256 x 256 bytes, 256 threads, kHeadline: the

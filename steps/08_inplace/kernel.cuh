@@ -14,8 +14,11 @@
 ///   which the blocks below the diagonal return at once would launch twice the blocks, half
 ///   of them idle (`Grid::square`, measured in the chapter).
 /// - Everything step 07 learned stays: tiles of 256 x 256 bytes, 16-byte loads by cp.async
-///   straight into shared memory, 16-byte evict-first stores packed in registers, the
-///   16-byte swizzle. Two tiles per block: twice step 07's shared memory.
+///   straight into shared memory, 16-byte evict-first stores packed in registers, 256 bytes
+///   of an output row per warp, the 16-byte swizzle. Two tiles per block: twice step 07's
+///   shared memory.
+/// - The order of the pairs is tuned per element size: column by column, except for 8-byte
+///   types, whose pairs go diagonal by diagonal (the chapter's tuning table).
 /// - Shapes with n not a multiple of V = 16 / sizeof(T), or an unaligned pointer, take an
 ///   element path with 32 x 32-element tiles and step 06's XOR swizzle.
 ///
@@ -74,13 +77,14 @@ __host__ __device__ inline void pair_on_diagonal(std::size_t p, std::size_t m, s
 }
 // [diagonal]
 
+
 }  // namespace detail
 
 // [inplace]
 /// One block swaps one tile pair at a time (grid-stride over the pairs). kTile: tile side in
 /// elements. kWide: the 16-byte path (n a multiple of V, 16-byte aligned data).
 /// Shared memory (dynamic): two kTile x kTile tiles.
-template <typename T, int kTile, int kThreads, bool kWide, Grid kGrid>
+template <typename T, int kTile, int kThreads, bool kWide, Grid kGrid, int kStoreBytes>
 __global__ void __launch_bounds__(kThreads)
     inplace_kernel(T* data, int n, std::size_t tiles_per_side, std::size_t blocks_needed) {
   constexpr int kV = 16 / sizeof(T);                         // elements per 16-byte chunk
@@ -108,8 +112,9 @@ __global__ void __launch_bounds__(kThreads)
   };
 
   // Shared buffer (the tile that was at (ti, tj)) -> tile (tj, ti), transposed: output row
-  // c0 + j gets tile column j. 16-byte path: a warp writes 8 chunks of 4 output rows (step
-  // 07's store phase); element path: 32 consecutive elements of one output row.
+  // c0 + j gets tile column j. 16-byte path: a warp writes kStoreBytes of each of
+  // 512 / kStoreBytes output rows (step 07's store phase); element path: 32 consecutive
+  // elements of one output row.
   auto store_tile_transposed = [&](int buffer, std::size_t ti, std::size_t tj) {
     const std::size_t r0 = ti * kTile, c0 = tj * kTile;
 #pragma unroll 2
@@ -117,10 +122,7 @@ __global__ void __launch_bounds__(kThreads)
       const int idx = threadIdx.x + a * kThreads;
       int q, j;  // chunk (or element) q of output row j, counted from the tile's corner
       if constexpr (kWide) {
-        constexpr int kQ8 = kTile / kV / 8;  // groups of 8 chunks along an output row
-        const int group = idx >> 5;
-        q = (group % kQ8) * 8 + (idx & 7);
-        j = (group / kQ8) * 4 + ((idx >> 3) & 3);
+        step07::detail::store_chunk<kTile / kV, kStoreBytes / 16>(idx, q, j);
       } else {
         q = idx % kTile;
         j = idx / kTile;
@@ -128,12 +130,8 @@ __global__ void __launch_bounds__(kThreads)
       if (c0 + j >= std::size_t(n) || r0 + q * kE >= std::size_t(n)) continue;
       T* p = data + (c0 + j) * n + r0 + q * kE;
       if constexpr (kWide) {
-        T v[kV];
-#pragma unroll
-        for (int k = 0; k < kV; ++k) v[k] = at(buffer, q * kV + k, j);  // column j of kV tile rows
-        uint4 packed;
-        memcpy(&packed, v, sizeof(packed));
-        step07::detail::store16<true>(p, packed);
+        // Column j of kV tile rows, as step 07 stores it.
+        step07::detail::store16<true>(p, step07::detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
       } else {
         *p = at(buffer, q, j);
       }
@@ -146,6 +144,7 @@ __global__ void __launch_bounds__(kThreads)
       detail::pair_of(b, ti, tj);
     } else if constexpr (kGrid == Grid::diagonals) {
       detail::pair_on_diagonal(b, tiles_per_side, ti, tj);
+
     } else {
       ti = b / tiles_per_side;  // the square grid: one block per tile,
       tj = b % tiles_per_side;
@@ -165,9 +164,10 @@ __global__ void __launch_bounds__(kThreads)
 // [inplace]
 
 /// The step's in-place transpose with a chosen tile (bytes of a tile row, 16-byte path),
-/// block size and grid (see Grid).
+/// block size, grid (see Grid) and store width (bytes of an output row that a warp writes
+/// in one 16-byte store: 128 or 256, see step07::detail::store_chunk).
 // [launch]
-template <int kBytes, int kThreads, Grid kGrid, typename T>
+template <int kBytes, int kThreads, Grid kGrid, int kStoreBytes, typename T>
 void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
   check_shape(n, n);
   if (n == 0) return;
@@ -183,17 +183,19 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
     TP_CHECK_LAUNCH("inplace_kernel");
   };
   constexpr int kWideTile = kBytes / sizeof(T);  // 64 float, 128 half, 32 double for 256 bytes
-  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kGrid>, kWideTile);
-  else launch(inplace_kernel<T, 32, kThreads, false, kGrid>, 32);
+  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kGrid, kStoreBytes>, kWideTile);
+  else launch(inplace_kernel<T, 32, kThreads, false, kGrid, kStoreBytes>, 32);
 }
 // [launch]
 
 /// In-place transpose of the n x n row-major matrix `data`. Square matrices only: a
 /// rectangle's in-place transpose is a different algorithm (cycle following). n < 0 throws
-/// std::invalid_argument; n == 0 does nothing.
+/// std::invalid_argument; n == 0 does nothing. The pairs go column by column, or diagonal by
+/// diagonal for 8-byte types: what the tuning measured fastest at 8192 and 16384.
 template <typename T>
 void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
-  transpose_inplace_with<256, 256, Grid::columns>(data, n, stream);
+  constexpr Grid kGrid = sizeof(T) == 8 ? Grid::diagonals : Grid::columns;
+  transpose_inplace_with<256, 256, kGrid, 256>(data, n, stream);
 }
 
 }  // namespace tp::step08

@@ -1,5 +1,6 @@
-// 08_inplace_tune: the tile, block size and grid order behind step 08's choice. Every
-// configuration is step 08's kernel; the chapter's tuning table comes from this program's CSV.
+// 08_inplace_tune: the tile, block size, store width and pair order behind step 08's choice.
+// Every configuration is step 08's kernel; the chapter's tuning table comes from this
+// program's CSV.
 //
 //   build/bin/08_inplace_tune --dtype all --sizes 8192,16384 --csv tune.csv
 #include <string>
@@ -14,12 +15,12 @@ using tp::step08::Grid;
 
 /// One configuration. Two tiles of kBytes x kBytes / sizeof(T) bytes each must fit in a
 /// block's shared memory: 512-byte tiles are for 4- and 8-byte types only.
-template <int kBytes, int kThreads, Grid kGrid>
+template <int kBytes, int kThreads, Grid kGrid, int kStoreBytes>
 tp::Kernel config() {
-  std::string name = "tile" + std::to_string(kBytes) + "B_t" + std::to_string(kThreads);
+  std::string name = "tile" + std::to_string(kBytes) + "B_t" + std::to_string(kThreads) + "_s" + std::to_string(kStoreBytes);
   name += kGrid == Grid::columns ? "_columns" : kGrid == Grid::diagonals ? "_diagonals" : "_square";
   tp::Kernel k = tp::make_kernel("08_inplace", name, tp::Op::transpose_inplace,
-                                 TP_INPLACE_LAUNCHER((tp::step08::transpose_inplace_with<kBytes, kThreads, kGrid>)));
+                                 TP_INPLACE_LAUNCHER((tp::step08::transpose_inplace_with<kBytes, kThreads, kGrid, kStoreBytes>)));
   if (kBytes > 256) {
     k.launch[tp::Kernel::index(tp::DType::f16)] = nullptr;
     k.launch[tp::Kernel::index(tp::DType::bf16)] = nullptr;
@@ -27,27 +28,30 @@ tp::Kernel config() {
   return k;
 }
 
-template <int kBytes, int kThreads>
-void add_tile(std::vector<tp::Kernel>& list) {
-  list.push_back(config<kBytes, kThreads, Grid::columns>());
-  list.push_back(config<kBytes, kThreads, Grid::diagonals>());
+/// Both pair orders for one tile, block size and store width (at most one output row of
+/// the tile: 128 bytes for 128-byte tiles).
+template <int kBytes, int kThreads, int kStoreBytes>
+void add(std::vector<tp::Kernel>& list) {
+  list.push_back(config<kBytes, kThreads, Grid::columns, kStoreBytes>());
+  list.push_back(config<kBytes, kThreads, Grid::diagonals, kStoreBytes>());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   tp::CliSpec spec;
-  spec.description = "Step 08 tuning: tile (bytes per row), block size and pair order of the in-place kernel (cold L2)";
+  spec.description = "Step 08 tuning: tile (bytes per row), block size, store width and pair order of the in-place kernel (cold L2)";
   spec.default_sizes = {8192, 16384};
   spec.default_dtypes = {tp::DType::f32, tp::DType::f64, tp::DType::f16};
   return tp::bench_main(argc, argv, spec, [](const tp::Options&) {
     std::vector<tp::Kernel> list;
-    add_tile<128, 128>(list);
-    add_tile<256, 128>(list);
-    add_tile<256, 256>(list);
-    add_tile<256, 512>(list);
-    add_tile<512, 256>(list);
-    add_tile<512, 512>(list);
+    add<128, 128, 128>(list);
+    add<256, 256, 128>(list);
+    add<256, 128, 256>(list);
+    add<256, 256, 256>(list);
+    add<256, 512, 256>(list);
+    add<512, 256, 256>(list);
+    add<512, 512, 256>(list);
     return list;
   });
 }
