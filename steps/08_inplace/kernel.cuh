@@ -17,8 +17,6 @@
 ///   straight into shared memory, 16-byte evict-first stores packed in registers, 256 bytes
 ///   of an output row per warp, the 16-byte swizzle. Two tiles per block: twice step 07's
 ///   shared memory.
-/// - The order of the pairs is tuned per element size: column by column, except for 8-byte
-///   types, whose pairs go diagonal by diagonal (the chapter's tuning table).
 /// - Shapes with n not a multiple of V = 16 / sizeof(T), or an unaligned pointer, take an
 ///   element path with 32 x 32-element tiles and step 06's XOR swizzle.
 ///
@@ -190,12 +188,10 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
 
 /// In-place transpose of the n x n row-major matrix `data`. Square matrices only: a
 /// rectangle's in-place transpose is a different algorithm (cycle following). n < 0 throws
-/// std::invalid_argument; n == 0 does nothing. The pairs go column by column, or diagonal by
-/// diagonal for 8-byte types: what the tuning measured fastest at 8192 and 16384.
+/// std::invalid_argument; n == 0 does nothing.
 template <typename T>
 void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
-  constexpr Grid kGrid = sizeof(T) == 8 ? Grid::diagonals : Grid::columns;
-  transpose_inplace_with<256, 256, kGrid, 256>(data, n, stream);
+  transpose_inplace_with<256, 256, Grid::columns, 256>(data, n, stream);
 }
 
 }  // namespace tp::step08
