@@ -42,6 +42,10 @@ class Render(unittest.TestCase):
         self.assertTrue(lines[3].startswith("| l2_hit_pct | "))
         self.assertIn("Nsight Compute", text)
 
+    def test_in_keeps_the_listed_values_only(self):
+        text = tables.render("source=ncu cols=kernel values=registers dtype_eq=float kernel_in=copy_vec16,cublas_geam")
+        self.assertTrue(text.startswith("| metric | copy_vec16 | cublas_geam |\n"))
+
     def test_failed_verification_shows_as_failed(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "tour_gpu_2026-01-01.csv"
