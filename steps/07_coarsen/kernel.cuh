@@ -235,7 +235,8 @@ __global__ void __launch_bounds__(kThreads)
 
   // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
   // q * kE ... q * kE + kE - 1. 16-byte path: a warp takes 8 chunks (128 bytes) of 4 output
-  // rows, or 16 chunks of 2 with kStore256 (store_chunk). Element path: a warp takes 32 consecutive elements of one output row.
+  // rows, or 16 chunks of 2 with kStore256 (store_chunk). Element path: a warp takes 32
+  // consecutive elements of one output row.
   auto store_tile = [&](std::size_t t, int buffer) {
     std::size_t r0, c0;
     corner(t, r0, c0);

@@ -75,7 +75,6 @@ __host__ __device__ inline void pair_on_diagonal(std::size_t p, std::size_t m, s
 }
 // [diagonal]
 
-
 }  // namespace detail
 
 // [inplace]
@@ -142,7 +141,6 @@ __global__ void __launch_bounds__(kThreads)
       detail::pair_of(b, ti, tj);
     } else if constexpr (kGrid == Grid::diagonals) {
       detail::pair_on_diagonal(b, tiles_per_side, ti, tj);
-
     } else {
       ti = b / tiles_per_side;  // the square grid: one block per tile,
       tj = b % tiles_per_side;
