@@ -88,7 +88,7 @@ inline std::vector<Kernel> step06() {
 }
 
 /// Step 07: the ablation. Each row adds one change to the row above it, up to the headline
-/// `coarsen`; the last four rows try one more change on top of the headline.
+/// `coarsen`; the last five rows try one more change on top of the headline.
 inline std::vector<Kernel> step07() {
   using namespace step07;
   auto config = [](std::string name, auto launch) {
@@ -101,6 +101,7 @@ inline std::vector<Kernel> step07() {
           in_tour(config("coarsen", TP_LAUNCHER(step07::transpose))),
           config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kGrouped>))),
           config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDiagonal>))),
+          config("coarsen_interleaved", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kInterleave>))),
           config("coarsen_double_buffer", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDoubleBuffer>))),
           config("coarsen_persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
             transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, /*persistent=*/true);
@@ -108,16 +109,18 @@ inline std::vector<Kernel> step07() {
 }
 
 /// Step 08: in place. The headline launches one block per tile pair, numbered column by
-/// column; the second row launches one block per tile, and the blocks below the diagonal
-/// return at once; the third numbers the pairs diagonal by diagonal.
+/// column and taken from two interleaved streams; the second row takes them in one stream;
+/// the third launches one block per tile, and the blocks below the diagonal return at once;
+/// the fourth numbers the pairs diagonal by diagonal.
 inline std::vector<Kernel> step08() {
   using namespace step08;
   auto config = [](std::string name, auto launch) {
     return make_kernel("08_inplace", std::move(name), Op::transpose_inplace, launch);
   };
   return {in_tour(config("inplace", TP_INPLACE_LAUNCHER(step08::transpose_inplace))),
-          config("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::square, 256>))),
-          config("inplace_diagonals", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::diagonals, 256>)))};
+          config("inplace_one_stream", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::columns, 256, 1>))),
+          config("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::square, 256, 1>))),
+          config("inplace_diagonals", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::diagonals, 256, 1>)))};
 }
 
 /// The kernel that represents a step (the one marked in_tour).

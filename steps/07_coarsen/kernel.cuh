@@ -23,8 +23,9 @@
 ///   pointers; otherwise the same kernel runs with one element per access (an XOR swizzle
 ///   per element, as in step 06).
 /// - The ablation's switches (Feature): evict-first cache hints, cp.async copies from global
-///   straight to shared memory, 256-byte store runs, two tile orders (diagonal, grouped in
-///   bands) and double buffering; and a persistent grid in the launcher. The headline
+///   straight to shared memory, 256-byte store runs, three tile orders (diagonal, grouped in
+///   bands, two interleaved streams) and double buffering; and a persistent grid in the
+///   launcher. The headline
 ///   (kHeadline) keeps what the measurements said helped: 16-byte accesses, cp.async loads,
 ///   evict-first stores and 256-byte store runs.
 #pragma once
@@ -51,6 +52,7 @@ enum Feature : unsigned {
   kGrouped = 1u << 4,    ///< tiles in bands of kBand tile rows, column by column within a band
   kDoubleBuffer = 1u << 5,  ///< with kCpAsync: two tiles in shared memory; the next tile loads while this one stores
   kStore256 = 1u << 6,   ///< 16-byte stores: a warp writes 256 bytes of 2 output rows instead of 128 bytes of 4
+  kInterleave = 1u << 7, ///< tiles from 2 interleaved streams (detail::interleaved): blocks in flight in 2 far-apart regions
 };
 
 /// Tile rows per band of the grouped order: the ~1000 tiles in flight at once then cover
@@ -146,6 +148,21 @@ __device__ __forceinline__ uint4 pack16(Element element) {
   return packed;
 }
 
+/// Interleaved streams: `items` work items split into `streams` contiguous streams of
+/// L = ceil(items / streams) items, and slot u takes item (u % streams) L + u / streams.
+/// Consecutive slots, i.e. the blocks in flight at once, then work in `streams` far-apart
+/// parts of the matrix instead of one. A slot whose item is >= items has nothing to do.
+/// The slots to launch: streams x L (at most streams - 1 more than items).
+// [interleaved]
+__host__ __device__ constexpr std::size_t interleaved_slots(std::size_t items, unsigned streams) {
+  return (items + streams - 1) / streams * streams;
+}
+__host__ __device__ constexpr std::size_t interleaved(std::size_t u, std::size_t items, unsigned streams) {
+  const std::size_t per_stream = (items + streams - 1) / streams;
+  return u % streams * per_stream + u / streams;
+}
+// [interleaved]
+
 /// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e. the
 /// pointers are and rows and cols are multiples of V = 16 / sizeof(T).
 template <typename T>
@@ -177,6 +194,8 @@ __global__ void __launch_bounds__(kThreads)
   constexpr bool kAsync = (kFeatures & kCpAsync) != 0 && kWide;
   constexpr bool kDouble = (kFeatures & kDoubleBuffer) != 0 && kAsync;
   constexpr int kWarpChunks = (kFeatures & kStore256) != 0 && kRows / kV >= 16 ? 16 : 8;  // per output row
+  constexpr unsigned kStreams = (kFeatures & kInterleave) != 0 ? 2 : 1;  // tile streams (interleaved)
+  static_assert(kStreams == 1 || !kDouble, "double buffering walks the tiles in one stream");
 
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned rows
   auto at = [&](int buffer, int r, int c) -> T& {  // tile element (r, c), swizzled
@@ -280,7 +299,9 @@ __global__ void __launch_bounds__(kThreads)
       __syncthreads();  // the buffer is free: the next iteration's loads refill it
     }
   } else {
-    for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    for (std::size_t u = blockIdx.x; u < detail::interleaved_slots(tiles, kStreams); u += gridDim.x) {
+      const std::size_t t = detail::interleaved(u, tiles, kStreams);  // = u in one stream
+      if (t >= tiles) continue;                                        // a spare slot (whole block)
       load_tile(t, 0);
       if constexpr (kAsync) detail::cp_async_wait_all();
       __syncthreads();
@@ -307,7 +328,8 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
     const bool twice = (kFeatures & kDoubleBuffer) != 0 && (kFeatures & kCpAsync) != 0 && wide;
     const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * (twice ? 2 : 1);
     allow_shared_memory(kernel, shared);  // above 48 KB a kernel must opt in
-    std::size_t blocks = std::min<std::size_t>(tiles, INT_MAX);
+    const unsigned streams = (kFeatures & kInterleave) != 0 ? 2 : 1;
+    std::size_t blocks = std::min<std::size_t>(detail::interleaved_slots(tiles, streams), INT_MAX);
     if (persistent || twice) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));
     kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
     TP_CHECK_LAUNCH("coarsen_kernel");

@@ -78,10 +78,11 @@ __host__ __device__ inline void pair_on_diagonal(std::size_t p, std::size_t m, s
 }  // namespace detail
 
 // [inplace]
-/// One block swaps one tile pair at a time (grid-stride over the pairs). kTile: tile side in
-/// elements. kWide: the 16-byte path (n a multiple of V, 16-byte aligned data).
+/// One block swaps one tile pair at a time (grid-stride over the pairs, taken from kStreams
+/// interleaved streams: step07::detail::interleaved). kTile: tile side in elements. kWide:
+/// the 16-byte path (n a multiple of V, 16-byte aligned data).
 /// Shared memory (dynamic): two kTile x kTile tiles.
-template <typename T, int kTile, int kThreads, bool kWide, Grid kGrid, int kStoreBytes>
+template <typename T, int kTile, int kThreads, bool kWide, Grid kGrid, int kStoreBytes, unsigned kStreams>
 __global__ void __launch_bounds__(kThreads)
     inplace_kernel(T* data, int n, std::size_t tiles_per_side, std::size_t blocks_needed) {
   constexpr int kV = 16 / sizeof(T);                         // elements per 16-byte chunk
@@ -135,7 +136,9 @@ __global__ void __launch_bounds__(kThreads)
     }
   };
 
-  for (std::size_t b = blockIdx.x; b < blocks_needed; b += gridDim.x) {
+  for (std::size_t u = blockIdx.x; u < step07::detail::interleaved_slots(blocks_needed, kStreams); u += gridDim.x) {
+    const std::size_t b = step07::detail::interleaved(u, blocks_needed, kStreams);  // = u in one stream
+    if (b >= blocks_needed) continue;  // a spare slot (the whole block skips it)
     std::size_t ti, tj;  // this block's pair: tile (ti, tj) and tile (tj, ti), ti <= tj
     if constexpr (kGrid == Grid::columns) {
       detail::pair_of(b, ti, tj);
@@ -160,10 +163,11 @@ __global__ void __launch_bounds__(kThreads)
 // [inplace]
 
 /// The step's in-place transpose with a chosen tile (bytes of a tile row, 16-byte path),
-/// block size, grid (see Grid) and store width (bytes of an output row that a warp writes
-/// in one 16-byte store: 128 or 256, see step07::detail::store_chunk).
+/// block size, grid (see Grid), store width (bytes of an output row that a warp writes in
+/// one 16-byte store: 128 or 256, see step07::detail::store_chunk) and number of
+/// interleaved streams of pairs (1: the grid's own order).
 // [launch]
-template <int kBytes, int kThreads, Grid kGrid, int kStoreBytes, typename T>
+template <int kBytes, int kThreads, Grid kGrid, int kStoreBytes, unsigned kStreams, typename T>
 void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
   check_shape(n, n);
   if (n == 0) return;
@@ -174,13 +178,13 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
     const std::size_t needed = kGrid == Grid::square ? tiles * tiles : tiles * (tiles + 1) / 2;
     const std::size_t shared = 2 * std::size_t(tile) * tile * sizeof(T);  // two tiles
     allow_shared_memory(kernel, shared);
-    const unsigned blocks = unsigned(std::min<std::size_t>(needed, INT_MAX));
+    const unsigned blocks = unsigned(std::min<std::size_t>(step07::detail::interleaved_slots(needed, kStreams), INT_MAX));
     kernel<<<blocks, kThreads, shared, stream>>>(data, n, tiles, needed);
     TP_CHECK_LAUNCH("inplace_kernel");
   };
   constexpr int kWideTile = kBytes / sizeof(T);  // 64 float, 128 half, 32 double for 256 bytes
-  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kGrid, kStoreBytes>, kWideTile);
-  else launch(inplace_kernel<T, 32, kThreads, false, kGrid, kStoreBytes>, 32);
+  if (wide) launch(inplace_kernel<T, kWideTile, kThreads, true, kGrid, kStoreBytes, kStreams>, kWideTile);
+  else launch(inplace_kernel<T, 32, kThreads, false, kGrid, kStoreBytes, kStreams>, 32);
 }
 // [launch]
 
@@ -189,7 +193,7 @@ void transpose_inplace_with(T* data, int n, cudaStream_t stream = 0) {
 /// std::invalid_argument; n == 0 does nothing.
 template <typename T>
 void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
-  transpose_inplace_with<256, 256, Grid::columns, 256>(data, n, stream);
+  transpose_inplace_with<256, 256, Grid::columns, 256, 2>(data, n, stream);
 }
 
 }  // namespace tp::step08

@@ -1,4 +1,5 @@
-// 08_inplace_tune: the tile, block size, store width and pair order behind step 08's choice.
+// 08_inplace_tune: the tile, block size, store width, pair order and streams behind step 08's
+// choice.
 // Every configuration is step 08's kernel; the chapter's tuning table comes from this
 // program's CSV.
 //
@@ -15,12 +16,13 @@ using tp::step08::Grid;
 
 /// One configuration. Two tiles of kBytes x kBytes / sizeof(T) bytes each must fit in a
 /// block's shared memory: 512-byte tiles are for 4- and 8-byte types only.
-template <int kBytes, int kThreads, Grid kGrid, int kStoreBytes>
+template <int kBytes, int kThreads, Grid kGrid, int kStoreBytes, unsigned kStreams>
 tp::Kernel config() {
   std::string name = "tile" + std::to_string(kBytes) + "B_t" + std::to_string(kThreads) + "_s" + std::to_string(kStoreBytes);
   name += kGrid == Grid::columns ? "_columns" : kGrid == Grid::diagonals ? "_diagonals" : "_square";
+  name += "_x" + std::to_string(kStreams);  // interleaved streams of pairs
   tp::Kernel k = tp::make_kernel("08_inplace", name, tp::Op::transpose_inplace,
-                                 TP_INPLACE_LAUNCHER((tp::step08::transpose_inplace_with<kBytes, kThreads, kGrid, kStoreBytes>)));
+                                 TP_INPLACE_LAUNCHER((tp::step08::transpose_inplace_with<kBytes, kThreads, kGrid, kStoreBytes, kStreams>)));
   if (kBytes > 256) {
     k.launch[tp::Kernel::index(tp::DType::f16)] = nullptr;
     k.launch[tp::Kernel::index(tp::DType::bf16)] = nullptr;
@@ -29,18 +31,19 @@ tp::Kernel config() {
 }
 
 /// Both pair orders for one tile, block size and store width (at most one output row of
-/// the tile: 128 bytes for 128-byte tiles).
+/// the tile: 128 bytes for 128-byte tiles), the columns in one and in two streams.
 template <int kBytes, int kThreads, int kStoreBytes>
 void add(std::vector<tp::Kernel>& list) {
-  list.push_back(config<kBytes, kThreads, Grid::columns, kStoreBytes>());
-  list.push_back(config<kBytes, kThreads, Grid::diagonals, kStoreBytes>());
+  list.push_back(config<kBytes, kThreads, Grid::columns, kStoreBytes, 1>());
+  list.push_back(config<kBytes, kThreads, Grid::columns, kStoreBytes, 2>());
+  list.push_back(config<kBytes, kThreads, Grid::diagonals, kStoreBytes, 1>());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   tp::CliSpec spec;
-  spec.description = "Step 08 tuning: tile (bytes per row), block size, store width and pair order of the in-place kernel (cold L2)";
+  spec.description = "Step 08 tuning: tile (bytes per row), block size, store width, pair order and streams of the in-place kernel (cold L2)";
   spec.default_sizes = {8192, 16384};
   spec.default_dtypes = {tp::DType::f32, tp::DType::f64, tp::DType::f16};
   return tp::bench_main(argc, argv, spec, [](const tp::Options&) {
@@ -49,6 +52,8 @@ int main(int argc, char** argv) {
     add<256, 256, 128>(list);
     add<256, 128, 256>(list);
     add<256, 256, 256>(list);
+    list.push_back(config<256, 256, Grid::columns, 256, 4>());  // the headline with more streams
+    list.push_back(config<256, 256, Grid::columns, 256, 8>());
     add<256, 512, 256>(list);
     add<512, 256, 256>(list);
     add<512, 512, 256>(list);

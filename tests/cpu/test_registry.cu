@@ -92,4 +92,28 @@ TEST(Step08, PairOnDiagonalNumbersTheUpperTriangleDiagonalByDiagonal) {
   }
 }
 
+// Interleaved streams (steps 07 and 08): the slots cover every item exactly once, the spare
+// slots (at most streams - 1) map past the last item, and consecutive slots alternate
+// between the streams, which start L = ceil(items / streams) items apart.
+TEST(Step07, InterleavedSlotsTakeEveryItemOnceFromAlternatingStreams) {
+  for (unsigned streams : {1u, 2u, 3u, 4u, 8u}) {
+    for (std::size_t items : {1u, 2u, 5u, 7u, 64u, 1000u, 4097u}) {
+      const std::size_t slots = tp::step07::detail::interleaved_slots(items, streams);
+      const std::size_t per_stream = (items + streams - 1) / streams;
+      ASSERT_GE(slots, items);
+      ASSERT_LT(slots, items + streams);
+      std::vector<int> taken(items, 0);
+      for (std::size_t u = 0; u < slots; ++u) {
+        const std::size_t item = tp::step07::detail::interleaved(u, items, streams);
+        if (u < streams) ASSERT_EQ(item, u * per_stream) << "slot " << u;  // each stream's start,
+        else ASSERT_EQ(item, tp::step07::detail::interleaved(u - streams, items, streams) + 1) << "slot " << u;  // then one on
+        if (item < items) ++taken[item];
+      }
+      for (std::size_t item = 0; item < items; ++item) {
+        ASSERT_EQ(taken[item], 1) << items << " items, " << streams << " streams, item " << item;
+      }
+    }
+  }
+}
+
 }  // namespace
