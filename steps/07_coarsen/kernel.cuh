@@ -25,9 +25,8 @@
 /// - The ablation's switches (Feature): evict-first cache hints, cp.async copies from global
 ///   straight to shared memory, 256-byte store runs, three tile orders (diagonal, grouped in
 ///   bands, two interleaved streams) and double buffering; and a persistent grid in the
-///   launcher. The headline
-///   (kHeadline) keeps what the measurements said helped: 16-byte accesses, cp.async loads,
-///   evict-first stores and 256-byte store runs.
+///   launcher. The headline (kHeadline) keeps what the measurements said helped: 16-byte
+///   accesses, cp.async loads, evict-first stores and 256-byte store runs.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -13,6 +13,10 @@
 ///   is tile (i, j) with i <= j and p = j (j + 1) / 2 + i. A square grid of m x m blocks in
 ///   which the blocks below the diagonal return at once would launch twice the blocks, half
 ///   of them idle (`Grid::square`, measured in the chapter).
+/// - The blocks take the pairs from two interleaved streams (step07::detail::interleaved):
+///   the blocks in flight work in two far-apart groups of tile columns. In one stream, at a
+///   row pitch of exactly 128 KB, all their column-side accesses line up and DRAM slows
+///   down (the chapter's "Two streams").
 /// - Everything step 07 learned stays: tiles of 256 x 256 bytes, 16-byte loads by cp.async
 ///   straight into shared memory, 16-byte evict-first stores packed in registers, 256 bytes
 ///   of an output row per warp, the 16-byte swizzle. Two tiles per block: twice step 07's
