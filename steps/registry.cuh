@@ -88,7 +88,8 @@ inline std::vector<Kernel> step06() {
 }
 
 /// Step 07: the ablation. Each row adds one change to the row above it, up to the headline
-/// `coarsen`; the last five rows try one more change on top of the headline.
+/// `coarsen`; the last five rows change one thing of the headline: another tile order
+/// (grouped, diagonal), two interleaved streams of tiles, double buffering, a persistent grid.
 inline std::vector<Kernel> step07() {
   using namespace step07;
   auto config = [](std::string name, auto launch) {
@@ -98,9 +99,10 @@ inline std::vector<Kernel> step07() {
           config("tile256B_vec16", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16>))),
           config("vec16_streaming", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16 | kStreaming>))),
           config("streaming_async", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16 | kStreaming | kCpAsync>))),
+          config("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),
           in_tour(config("coarsen", TP_LAUNCHER(step07::transpose))),
-          config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kGrouped>))),
-          config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDiagonal>))),
+          config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256 | kGrouped>))),
+          config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256 | kDiagonal>))),
           config("coarsen_interleaved", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kInterleave>))),
           config("coarsen_double_buffer", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDoubleBuffer>))),
           config("coarsen_persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {

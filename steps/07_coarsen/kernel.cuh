@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
@@ -52,7 +53,11 @@ enum Feature : unsigned {
   kDoubleBuffer = 1u << 5,  ///< with kCpAsync: two tiles in shared memory; the next tile loads while this one stores
   kStore256 = 1u << 6,   ///< 16-byte stores: a warp writes 256 bytes of 2 output rows instead of 128 bytes of 4
   kInterleave = 1u << 7, ///< tiles from 2 interleaved streams (detail::interleaved): blocks in flight in 2 far-apart regions
+  kColumns = 1u << 8,    ///< column-major tile order: the blocks in flight write whole rows of `out`
 };
+
+/// The tile orders; a kernel takes at most one (none: row-major, the launch order).
+constexpr unsigned kOrders = kDiagonal | kGrouped | kColumns;
 
 /// Tile rows per band of the grouped order: the ~1000 tiles in flight at once then cover
 /// about kBand x 32 tiles, a compact region of `in` AND of `out`.
@@ -195,6 +200,7 @@ __global__ void __launch_bounds__(kThreads)
   constexpr int kWarpChunks = (kFeatures & kStore256) != 0 && kRows / kV >= 16 ? 16 : 8;  // per output row
   constexpr unsigned kStreams = (kFeatures & kInterleave) != 0 ? 2 : 1;  // tile streams (interleaved)
   static_assert(kStreams == 1 || !kDouble, "double buffering walks the tiles in one stream");
+  static_assert((kFeatures & kOrders & ((kFeatures & kOrders) - 1)) == 0, "one tile order at most");
 
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned rows
   auto at = [&](int buffer, int r, int c) -> T& {  // tile element (r, c), swizzled
@@ -204,6 +210,10 @@ __global__ void __launch_bounds__(kThreads)
   auto corner = [&](std::size_t t, std::size_t& r0, std::size_t& c0) {
     unsigned ty = unsigned(t / tiles_x);  // tile row (row-major tile order)
     unsigned tx = unsigned(t % tiles_x);  // tile column
+    if constexpr ((kFeatures & kColumns) != 0) {
+      ty = unsigned(t % tiles_y);  // down a tile column of `in` = along a tile row of `out`
+      tx = unsigned(t / tiles_y);
+    }
     if constexpr ((kFeatures & kDiagonal) != 0) tx = (tx + ty) % tiles_x;
     if constexpr ((kFeatures & kGrouped) != 0) {
       const std::size_t band_tiles = std::size_t(kBand) * tiles_x;     // tiles in a full band
@@ -217,6 +227,14 @@ __global__ void __launch_bounds__(kThreads)
     c0 = std::size_t(tx) * kCols;
   };
 
+  // Runs body(check) for the tile at corner (r0, c0): check is std::false_type when the tile
+  // lies inside the matrix (all tiles but those of the last tile row and column), so that its
+  // accesses compile without bounds checks, and std::true_type otherwise.
+  auto checked = [&](std::size_t r0, std::size_t c0, auto body) {
+    if (r0 + kRows <= std::size_t(rows) && c0 + kCols <= std::size_t(cols)) body(std::false_type{});
+    else body(std::true_type{});
+  };
+
   // Load phase: consecutive threads take consecutive accesses along an input row.
   // cp.async: the copies go straight to shared memory (wait for them before reading it).
   // Otherwise all kLoads loads are issued before the first shared-memory store (16-byte
@@ -225,30 +243,33 @@ __global__ void __launch_bounds__(kThreads)
     std::size_t r0, c0;
     corner(t, r0, c0);
     const T* src = in + r0 * cols + c0;  // the tile's corner in `in`
-    [[maybe_unused]] uint4 chunk[kWide && !kAsync ? kLoads : 1];
-    [[maybe_unused]] T element[kWide ? 1 : kLoads];
-#pragma unroll
-    for (int i = 0; i < kLoads; ++i) {
-      const int idx = threadIdx.x + i * kThreads;
-      const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
-      if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
-      const T* p = src + std::size_t(r) * cols + c;
-      if constexpr (kAsync) detail::cp_async16(&at(buffer, r, c), p);
-      else if constexpr (kWide) chunk[i] = detail::load16<kStream>(p);
-      else element[i] = *p;
-    }
-    if constexpr (kAsync) {
-      detail::cp_async_commit();
-    } else {
+    checked(r0, c0, [&](auto check) {
+      constexpr bool kCheck = decltype(check)::value;  // this tile needs bounds checks
+      [[maybe_unused]] uint4 chunk[kWide && !kAsync ? kLoads : 1];
+      [[maybe_unused]] T element[kWide ? 1 : kLoads];
 #pragma unroll
       for (int i = 0; i < kLoads; ++i) {
         const int idx = threadIdx.x + i * kThreads;
-        const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;
-        if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
-        if constexpr (kWide) *reinterpret_cast<uint4*>(&at(buffer, r, c)) = chunk[i];  // one 16-byte shared store
-        else at(buffer, r, c) = element[i];
+        const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
+        if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
+        const T* p = src + std::size_t(r) * cols + c;
+        if constexpr (kAsync) detail::cp_async16(&at(buffer, r, c), p);
+        else if constexpr (kWide) chunk[i] = detail::load16<kStream>(p);
+        else element[i] = *p;
       }
-    }
+      if constexpr (kAsync) {
+        detail::cp_async_commit();
+      } else {
+#pragma unroll
+        for (int i = 0; i < kLoads; ++i) {
+          const int idx = threadIdx.x + i * kThreads;
+          const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;
+          if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
+          if constexpr (kWide) *reinterpret_cast<uint4*>(&at(buffer, r, c)) = chunk[i];  // one 16-byte shared store
+          else at(buffer, r, c) = element[i];
+        }
+      }
+    });
   };
 
   // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
@@ -259,27 +280,30 @@ __global__ void __launch_bounds__(kThreads)
     std::size_t r0, c0;
     corner(t, r0, c0);
     T* dst = out + c0 * rows + r0;  // the tile's corner in `out`
-    // Unrolled by 2 only: stores need little latency hiding, and a full unroll would hold
-    // every chunk's shared-memory reads in registers at once (over 160 for 2-byte types).
+    checked(r0, c0, [&](auto check) {
+      constexpr bool kCheck = decltype(check)::value;  // this tile needs bounds checks
+      // Unrolled by 2 only: stores need little latency hiding, and a full unroll would hold
+      // every chunk's shared-memory reads in registers at once (over 160 for 2-byte types).
 #pragma unroll 2
-    for (int i = 0; i < kStores; ++i) {
-      const int idx = threadIdx.x + i * kThreads;
-      int q, j;  // chunk q of output row j (of the tile)
-      if constexpr (kWide) {
-        detail::store_chunk<kRows / kV, kWarpChunks>(idx, q, j);
-      } else {
-        q = idx % kRows;
-        j = idx / kRows;
+      for (int i = 0; i < kStores; ++i) {
+        const int idx = threadIdx.x + i * kThreads;
+        int q, j;  // chunk q of output row j (of the tile)
+        if constexpr (kWide) {
+          detail::store_chunk<kRows / kV, kWarpChunks>(idx, q, j);
+        } else {
+          q = idx % kRows;
+          j = idx / kRows;
+        }
+        if (kCheck && (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows))) continue;
+        T* p = dst + std::size_t(j) * rows + q * kE;
+        if constexpr (kWide) {
+          // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
+          detail::store16<kStream>(p, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
+        } else {
+          *p = at(buffer, q, j);
+        }
       }
-      if (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows)) continue;
-      T* p = dst + std::size_t(j) * rows + q * kE;
-      if constexpr (kWide) {
-        // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
-        detail::store16<kStream>(p, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
-      } else {
-        *p = at(buffer, q, j);
-      }
-    }
+    });
   };
 
   if constexpr (kDouble) {
@@ -338,9 +362,12 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
 }
 // [launch]
 
-/// The headline's features: 16-byte accesses, evict-first stores, cp.async loads, 256 bytes
-/// of an output row per warp.
-constexpr unsigned kHeadline = kVec16 | kStreaming | kCpAsync | kStore256;
+/// 16-byte accesses, evict-first stores, cp.async loads, 256 bytes of an output row per warp,
+/// tiles in row-major order (the ablation's row `runs256`).
+constexpr unsigned kRuns256 = kVec16 | kStreaming | kCpAsync | kStore256;
+
+/// The headline's features: kRuns256 with the tiles in column-major order.
+constexpr unsigned kHeadline = kRuns256 | kColumns;
 
 /// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major
 /// (the two must not overlap). Tiles of 256 x 256 bytes, 256 threads, kHeadline: the

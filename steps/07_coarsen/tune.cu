@@ -17,7 +17,7 @@ tp::Kernel config() {
   std::string name = "tile" + std::to_string(kInBytes) + "x" + std::to_string(kOutBytes) + "B_t" + std::to_string(kThreads);
   if (kFeatures & kStreaming) name += "_cs";
   if (kFeatures & kCpAsync) name += "_async";
-  if (kFeatures & kGrouped) name += "_grouped";
+  if (!(kFeatures & kColumns)) name += "_rows";
   if (kFeatures & kDoubleBuffer) name += "_double";
   return tp::make_kernel("07_coarsen", name, tp::Op::transpose,
                          TP_LAUNCHER((transpose_with<kInBytes, kOutBytes, kThreads, kFeatures>)));
@@ -25,13 +25,13 @@ tp::Kernel config() {
 
 /// One tile and block size with the headline's features, alone, with double buffering (two
 /// tiles of shared memory: not for the largest tile, 2 x 128 KB for 2-byte types) and with
-/// the grouped tile order.
+/// the tiles in row-major order instead of column-major.
 template <int kInBytes, int kOutBytes, int kThreads>
 void add_tile(std::vector<tp::Kernel>& list) {
   using namespace tp::step07;
   list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline>());
   if (kInBytes * kOutBytes <= 256 * 512) list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline | kDoubleBuffer>());
-  list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline | kGrouped>());
+  list.push_back(config<kInBytes, kOutBytes, kThreads, kRuns256>());
 }
 
 }  // namespace
