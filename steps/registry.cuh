@@ -88,8 +88,9 @@ inline std::vector<Kernel> step06() {
 }
 
 /// Step 07: the ablation. Each row adds one change to the row above it, up to the headline
-/// `coarsen`; the last five rows change one thing of the headline: another tile order
-/// (grouped, diagonal), two interleaved streams of tiles, double buffering, a persistent grid.
+/// `coarsen`; the last six rows change one thing of the headline: another tile order
+/// (grouped, diagonal), two interleaved streams of tiles, double buffering, a persistent
+/// grid, bulk (TMA) stores.
 inline std::vector<Kernel> step07() {
   using namespace step07;
   auto config = [](std::string name, auto launch) {
@@ -107,7 +108,8 @@ inline std::vector<Kernel> step07() {
           config("coarsen_double_buffer", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDoubleBuffer>))),
           config("coarsen_persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
             transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, /*persistent=*/true);
-          })};
+          }),
+          config("coarsen_bulk_store", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kBulkStore>)))};
 }
 
 /// Step 08: in place. The headline launches one block per tile pair, numbered column by

@@ -54,6 +54,7 @@ enum Feature : unsigned {
   kStore256 = 1u << 6,   ///< 16-byte stores: a warp writes 256 bytes of 2 output rows instead of 128 bytes of 4
   kInterleave = 1u << 7, ///< tiles from 2 interleaved streams (detail::interleaved): blocks in flight in 2 far-apart regions
   kColumns = 1u << 8,    ///< column-major tile order: the blocks in flight write whole rows of `out`
+  kBulkStore = 1u << 9,  ///< the transposed tile is staged in shared memory; bulk copies (TMA) write its output rows
 };
 
 /// The tile orders; a kernel takes at most one (none: row-major, the launch order).
@@ -119,6 +120,41 @@ __device__ __forceinline__ void cp_async_wait_all() {
 __device__ __forceinline__ void cp_async_wait_prior() {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#endif
+}
+
+/// Copies `bytes` (a multiple of 16) from shared to global memory with one bulk copy, done
+/// by the TMA unit (sm_90); older GPUs copy them in 16-byte pieces. The copy reads shared
+/// memory asynchronously: bulk_wait_read() before the source is written again.
+__device__ __forceinline__ void bulk_store(void* global, const void* shared, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(global), "r"(s), "r"(bytes)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#else
+  for (unsigned k = 0; k < bytes / 16; ++k) static_cast<uint4*>(global)[k] = static_cast<const uint4*>(shared)[k];
+#endif
+}
+
+/// Makes this thread's shared-memory writes visible to the bulk copies issued after a barrier.
+__device__ __forceinline__ void bulk_fence() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/// Waits until this thread's bulk copies have read their shared-memory source.
+__device__ __forceinline__ void bulk_wait_read() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+#endif
+}
+
+/// Waits until this thread's bulk copies are complete.
+__device__ __forceinline__ void bulk_wait_all() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
 #endif
 }
 
@@ -200,12 +236,17 @@ __global__ void __launch_bounds__(kThreads)
   constexpr int kWarpChunks = (kFeatures & kStore256) != 0 && kRows / kV >= 16 ? 16 : 8;  // per output row
   constexpr unsigned kStreams = (kFeatures & kInterleave) != 0 ? 2 : 1;  // tile streams (interleaved)
   static_assert(kStreams == 1 || !kDouble, "double buffering walks the tiles in one stream");
+  constexpr bool kBulk = (kFeatures & kBulkStore) != 0 && kWide;  // staged tile + bulk copies
+  static_assert(!(kBulk && kDouble), "the second tile of shared memory is either the staged tile or the next one");
   static_assert((kFeatures & kOrders & ((kFeatures & kOrders) - 1)) == 0, "one tile order at most");
 
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned rows
   auto at = [&](int buffer, int r, int c) -> T& {  // tile element (r, c), swizzled
     return reinterpret_cast<T*>(smem)[(buffer * kRows + r) * kCols + detail::slot<T, kCols, kWide>(r, c)];
   };
+  // kBulkStore: the transposed tile, kCols output rows of kRows elements (16-byte aligned).
+  [[maybe_unused]] uint4* staged = smem + kRows * kCols / kV;
+
   // Tile t's first input row (= first output column) and first input column (= output row).
   auto corner = [&](std::size_t t, std::size_t& r0, std::size_t& c0) {
     unsigned ty = unsigned(t / tiles_x);  // tile row (row-major tile order)
@@ -295,15 +336,28 @@ __global__ void __launch_bounds__(kThreads)
           j = idx / kRows;
         }
         if (kCheck && (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows))) continue;
-        T* p = dst + std::size_t(j) * rows + q * kE;
+        [[maybe_unused]] T* p = dst + std::size_t(j) * rows + q * kE;
         if constexpr (kWide) {
           // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
-          detail::store16<kStream>(p, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
+          const uint4 packed = detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); });
+          if constexpr (kBulk) staged[j * (kRows / kV) + q] = packed;
+          else detail::store16<kStream>(p, packed);
         } else {
           *p = at(buffer, q, j);
         }
       }
     });
+  };
+
+  // kBulkStore, after the store phase and a barrier: thread j copies output row j of the
+  // staged tile (its part inside the matrix) to `out`.
+  auto bulk_store_tile = [&](std::size_t t) {
+    std::size_t r0, c0;
+    corner(t, r0, c0);
+    const int j = threadIdx.x;
+    if (j >= kCols || c0 + j >= std::size_t(cols)) return;
+    const unsigned length = min(unsigned(kRows), unsigned(rows - r0));  // elements, a multiple of kV
+    detail::bulk_store(out + (c0 + j) * rows + r0, staged + j * (kRows / kV), length * unsigned(sizeof(T)));
   };
 
   if constexpr (kDouble) {
@@ -327,10 +381,14 @@ __global__ void __launch_bounds__(kThreads)
       if (t >= tiles) continue;                                        // a spare slot (whole block)
       load_tile(t, 0);
       if constexpr (kAsync) detail::cp_async_wait_all();
+      if constexpr (kBulk) detail::bulk_wait_read();  // the last tile's bulk copies have read `staged`
       __syncthreads();
       store_tile(t, 0);
-      __syncthreads();  // the tile is free for the next iteration
+      if constexpr (kBulk) detail::bulk_fence();
+      __syncthreads();  // the tile is free for the next iteration (and `staged` is written)
+      if constexpr (kBulk) bulk_store_tile(t);
     }
+    if constexpr (kBulk) detail::bulk_wait_all();
   }
 }
 // [coarsen]
@@ -347,13 +405,15 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
   const bool wide = (kFeatures & kVec16) != 0 && detail::rows_16_aligned(out, in, rows, cols);
   auto launch = [&](auto kernel) {
-    // One tile of shared memory, two with double buffering (which needs the 16-byte path).
-    const bool twice = (kFeatures & kDoubleBuffer) != 0 && (kFeatures & kCpAsync) != 0 && wide;
+    // One tile of shared memory; two with double buffering or the staged tile of bulk
+    // stores (both need the 16-byte path).
+    const bool double_buffer = (kFeatures & kDoubleBuffer) != 0 && (kFeatures & kCpAsync) != 0 && wide;
+    const bool twice = double_buffer || ((kFeatures & kBulkStore) != 0 && wide);
     const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * (twice ? 2 : 1);
     allow_shared_memory(kernel, shared);  // above 48 KB a kernel must opt in
     const unsigned streams = (kFeatures & kInterleave) != 0 ? 2 : 1;
     std::size_t blocks = std::min<std::size_t>(detail::interleaved_slots(tiles, streams), INT_MAX);
-    if (persistent || twice) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));
+    if (persistent || double_buffer) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));
     kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
     TP_CHECK_LAUNCH("coarsen_kernel");
   };
