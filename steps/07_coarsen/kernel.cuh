@@ -429,16 +429,30 @@ constexpr unsigned kRuns256 = kVec16 | kStreaming | kCpAsync | kStore256;
 /// The headline's features: kRuns256 with the tiles in column-major order.
 constexpr unsigned kHeadline = kRuns256 | kColumns;
 
+/// Whether the rows of `in` lie a multiple of 128 KB apart. In column order, the blocks in
+/// flight read 256-byte pieces of the same rows; with such a pitch all those addresses agree
+/// in their low 17 bits, and DRAM serves them slowly (step 08's chapter, "Two streams").
+template <typename T>
+constexpr bool pitch_is_128k_multiple(int cols) {
+  return std::size_t(cols) * sizeof(T) % (128 * 1024) == 0;
+}
+
 /// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major
 /// (the two must not overlap). Tiles of 256 x 256 bytes, 256 threads, kHeadline: the
-/// configuration the chapter's ablation and tuning chose. Shapes and pointers that rule out
-/// 16-byte accesses take the element path with 64 x 64-element tiles instead: 16 accesses
+/// configuration the chapter's ablation and tuning chose, with two interleaved streams of
+/// tiles where the rows of `in` lie a multiple of 128 KB apart. Shapes and pointers that rule
+/// out 16-byte accesses take the element path with 64 x 64-element tiles instead: 16 accesses
 /// per thread for every type (a 256-byte tile of a 2-byte type would need 64).
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
-  if (detail::rows_16_aligned(out, in, rows, cols)) transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream);
-  else transpose_with<kElementTile, kElementTile, 256, kStreaming>(out, in, rows, cols, stream);
+  if (!detail::rows_16_aligned(out, in, rows, cols)) {
+    transpose_with<kElementTile, kElementTile, 256, kStreaming>(out, in, rows, cols, stream);
+  } else if (pitch_is_128k_multiple<T>(cols)) {
+    transpose_with<256, 256, 256, kHeadline | kInterleave>(out, in, rows, cols, stream);
+  } else {
+    transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream);
+  }
 }
 
 }  // namespace tp::step07

@@ -116,4 +116,16 @@ TEST(Step07, InterleavedSlotsTakeEveryItemOnceFromAlternatingStreams) {
   }
 }
 
+// Step 07's headline takes two streams only where the rows of `in` lie a multiple of 128 KB
+// apart: the pitch in bytes, not the number of columns, decides.
+TEST(Step07, TwoStreamsWhereRowsAreAMultipleOf128KBApart) {
+  using tp::step07::pitch_is_128k_multiple;
+  EXPECT_TRUE(pitch_is_128k_multiple<double>(16384));   // 128 KB
+  EXPECT_TRUE(pitch_is_128k_multiple<float>(32768));    // 128 KB
+  EXPECT_TRUE(pitch_is_128k_multiple<__half>(131072));  // 256 KB
+  EXPECT_FALSE(pitch_is_128k_multiple<float>(16384));   // 64 KB
+  EXPECT_FALSE(pitch_is_128k_multiple<double>(16416));  // 128 KB + 256 bytes
+  EXPECT_FALSE(pitch_is_128k_multiple<double>(8192));   // 64 KB
+}
+
 }  // namespace
