@@ -10,6 +10,7 @@
 #   STEPS="05_shared 07_coarsen"   which step binaries write results (default: all)
 #   LARGE_REGEX=07_         which large tests run (a ctest -R regex; default: all)
 #   SANITIZE_FILTER='*07_*' which gpu tests the sanitizers run (a gtest filter; default: all)
+#   SANITIZERS="racecheck"  which compute-sanitizer tools run (default: memcheck racecheck synccheck)
 #
 # 1. Release build for this machine's GPU, exercises included.
 # 2. All cpu, gpu and large tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
@@ -133,7 +134,7 @@ fi
 if ! want sanitize; then
   :
 elif command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck synccheck; do
+  for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
     extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
