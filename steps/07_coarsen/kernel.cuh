@@ -207,6 +207,20 @@ __host__ __device__ constexpr std::size_t interleaved(std::size_t u, std::size_t
 }
 // [interleaved]
 
+/// What a feature set makes of the kernel, derived in one place for the kernel and its
+/// launcher. wide: the 16-byte path. Double buffering needs cp.async, and both it and the
+/// staged tile of bulk stores need the 16-byte path; either takes a second tile of shared
+/// memory.
+__host__ __device__ constexpr bool double_buffered(unsigned features, bool wide) {
+  return (features & kDoubleBuffer) != 0 && (features & kCpAsync) != 0 && wide;
+}
+__host__ __device__ constexpr bool bulk_stored(unsigned features, bool wide) { return (features & kBulkStore) != 0 && wide; }
+__host__ __device__ constexpr int shared_tiles(unsigned features, bool wide) {
+  return double_buffered(features, wide) || bulk_stored(features, wide) ? 2 : 1;
+}
+/// Interleaved streams of tiles: 2 with kInterleave, else 1.
+__host__ __device__ constexpr unsigned tile_streams(unsigned features) { return (features & kInterleave) != 0 ? 2 : 1; }
+
 /// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e. the
 /// pointers are and rows and cols are multiples of V = 16 / sizeof(T).
 template <typename T>
@@ -236,11 +250,11 @@ __global__ void __launch_bounds__(kThreads)
   static_assert(kInBytes >= 128 && kOutBytes >= 128, "the swizzle spreads 8 chunks of 16 bytes");
   constexpr bool kStream = (kFeatures & kStreaming) != 0;
   constexpr bool kAsync = (kFeatures & kCpAsync) != 0 && kWide;
-  constexpr bool kDouble = (kFeatures & kDoubleBuffer) != 0 && kAsync;
+  constexpr bool kDouble = detail::double_buffered(kFeatures, kWide);
   constexpr int kWarpChunks = (kFeatures & kStore256) != 0 && kRows / kV >= 16 ? 16 : 8;  // per output row
-  constexpr unsigned kStreams = (kFeatures & kInterleave) != 0 ? 2 : 1;  // tile streams (interleaved)
+  constexpr unsigned kStreams = detail::tile_streams(kFeatures);  // tile streams (interleaved)
   static_assert(kStreams == 1 || !kDouble, "double buffering walks the tiles in one stream");
-  constexpr bool kBulk = (kFeatures & kBulkStore) != 0 && kWide;  // staged tile + bulk copies
+  constexpr bool kBulk = detail::bulk_stored(kFeatures, kWide);  // staged tile + bulk copies
   static_assert(!(kBulk && kDouble), "the second tile of shared memory is either the staged tile or the next one");
   static_assert((kFeatures & kOrders & ((kFeatures & kOrders) - 1)) == 0, "one tile order at most");
 
@@ -409,15 +423,12 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
   const bool wide = (kFeatures & kVec16) != 0 && detail::rows_16_aligned(out, in, rows, cols);
   auto launch = [&](auto kernel) {
-    // One tile of shared memory; two with double buffering or the staged tile of bulk
-    // stores (both need the 16-byte path).
-    const bool double_buffer = (kFeatures & kDoubleBuffer) != 0 && (kFeatures & kCpAsync) != 0 && wide;
-    const bool twice = double_buffer || ((kFeatures & kBulkStore) != 0 && wide);
-    const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * (twice ? 2 : 1);
+    const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * detail::shared_tiles(kFeatures, wide);
     allow_shared_memory(kernel, shared);  // above 48 KB a kernel must opt in
-    const unsigned streams = (kFeatures & kInterleave) != 0 ? 2 : 1;
-    std::size_t blocks = std::min<std::size_t>(detail::interleaved_slots(tiles, streams), INT_MAX);
-    if (persistent || double_buffer) blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));
+    std::size_t blocks = std::min<std::size_t>(detail::interleaved_slots(tiles, detail::tile_streams(kFeatures)), INT_MAX);
+    if (persistent || detail::double_buffered(kFeatures, wide)) {
+      blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));  // double buffering: persistent
+    }
     kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
     TP_CHECK_LAUNCH("coarsen_kernel");
   };

@@ -116,6 +116,21 @@ TEST(Step07, InterleavedSlotsTakeEveryItemOnceFromAlternatingStreams) {
   }
 }
 
+// Step 07's launcher sizes shared memory and the grid from the same derivations as the
+// kernel: a second tile for double buffering (cp.async, 16-byte path) or bulk stores
+// (16-byte path), two streams only with kInterleave.
+TEST(Step07, SharedTilesAndStreamsFollowTheFeatures) {
+  using namespace tp::step07;
+  EXPECT_EQ(detail::shared_tiles(kHeadline, true), 1);
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, true), 2);
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, false), 1);  // element path: one tile
+  EXPECT_EQ(detail::shared_tiles(kVec16 | kDoubleBuffer, true), 1);      // no cp.async, no double buffer
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, true), 2);
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, false), 1);
+  EXPECT_EQ(detail::tile_streams(kHeadline), 1u);
+  EXPECT_EQ(detail::tile_streams(kHeadline | kInterleave), 2u);
+}
+
 // Step 07's headline takes two streams only where the rows of `in` lie a multiple of 128 KB
 // apart: the pitch in bytes, not the number of columns, decides.
 TEST(Step07, TwoStreamsWhereRowsAreAMultipleOf128KBApart) {
