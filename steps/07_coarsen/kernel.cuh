@@ -30,7 +30,7 @@
 ///   stores; and a persistent grid in the launcher. The headline (kHeadline) keeps what the
 ///   measurements said helped: 16-byte accesses, cp.async loads, evict-first stores,
 ///   256-byte store runs and the column-major order (with two streams where the rows of
-///   `in` lie a multiple of 128 KB apart).
+///   `in` lie a multiple of 128 KB apart), and 128 x 128-byte tiles for small matrices.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -452,21 +452,43 @@ constexpr bool pitch_is_128k_multiple(int cols) {
   return std::size_t(cols) * sizeof(T) % (128 * 1024) == 0;
 }
 
+/// Whether a matrix of `tiles` tiles gives the GPU fewer than 3 waves of blocks, a wave being
+/// 8 blocks of 256 threads per SM (the most an SM holds). The last wave is then a large part
+/// of the time, and a partly filled one leaves SMs idle.
+inline bool few_waves(std::size_t tiles, int sms) { return tiles < std::size_t(3 * 8) * std::size_t(sms); }
+
+/// The headline on the 16-byte path with square tiles of kTileBytes x kTileBytes bytes and
+/// kThreads threads: kHeadline, with two interleaved streams of tiles where the rows of `in`
+/// lie a multiple of 128 KB apart. Shapes and pointers without 16-byte rows take the element
+/// path with the same tiles.
+template <int kTileBytes, int kThreads, typename T>
+void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  if (pitch_is_128k_multiple<T>(cols)) {
+    transpose_with<kTileBytes, kTileBytes, kThreads, kHeadline | kInterleave>(out, in, rows, cols, stream);
+  } else {
+    transpose_with<kTileBytes, kTileBytes, kThreads, kHeadline>(out, in, rows, cols, stream);
+  }
+}
+
 /// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major
-/// (the two must not overlap). Tiles of 256 x 256 bytes, 256 threads, kHeadline: the
-/// configuration the chapter's ablation and tuning chose, with two interleaved streams of
-/// tiles where the rows of `in` lie a multiple of 128 KB apart. Shapes and pointers that rule
-/// out 16-byte accesses take the element path with 64 x 64-element tiles instead: 16 accesses
-/// per thread for every type (a 256-byte tile of a 2-byte type would need 64).
+/// (the two must not overlap). The configuration the chapter's ablation and tuning chose:
+/// kHeadline with tiles of 256 x 256 bytes and 256 threads, or, where those tiles would give
+/// fewer than 3 waves of blocks, of 128 x 128 bytes and 128 threads (4 times the tiles, and
+/// twice the blocks per SM). Shapes and pointers that rule out 16-byte accesses take the
+/// element path with 64 x 64-element tiles instead: 16 accesses per thread for every type
+/// (a 256-byte tile of a 2-byte type would need 64).
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
+  constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
+  check_shape(rows, cols);
   if (!detail::rows_16_aligned(out, in, rows, cols)) {
     transpose_with<kElementTile, kElementTile, 256, kStreaming>(out, in, rows, cols, stream);
-  } else if (pitch_is_128k_multiple<T>(cols)) {
-    transpose_with<256, 256, 256, kHeadline | kInterleave>(out, in, rows, cols, stream);
+  } else if (few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
+                       sm_count())) {
+    transpose_tiles<128, 128>(out, in, rows, cols, stream);
   } else {
-    transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream);
+    transpose_tiles<256, 256>(out, in, rows, cols, stream);
   }
 }
 

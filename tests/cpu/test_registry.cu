@@ -143,4 +143,17 @@ TEST(Step07, TwoStreamsWhereRowsAreAMultipleOf128KBApart) {
   EXPECT_FALSE(pitch_is_128k_multiple<double>(8192));   // 64 KB
 }
 
+// Step 07's headline takes 128 x 128-byte tiles where 256 x 256-byte tiles would give fewer
+// than 3 waves of 8 blocks per SM.
+TEST(Step07, SmallTilesBelowThreeWaves) {
+  using tp::step07::few_waves;
+  EXPECT_TRUE(few_waves(0, 132));
+  EXPECT_TRUE(few_waves(3 * 8 * 132 - 1, 132));
+  EXPECT_FALSE(few_waves(3 * 8 * 132, 132));
+  EXPECT_TRUE(few_waves(32 * 32, 132));     // float 2048 x 2048: 1024 tiles of 64 x 64
+  EXPECT_FALSE(few_waves(64 * 64, 132));    // double 2048 x 2048: 4096 tiles of 32 x 32
+  EXPECT_FALSE(few_waves(64 * 64, 114));    // the same on a GPU of 114 SMs
+  EXPECT_TRUE(few_waves(64 * 64, 180));     // and of 180 SMs
+}
+
 }  // namespace

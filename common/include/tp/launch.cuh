@@ -11,15 +11,21 @@
 
 namespace tp {
 
+/// The number of SMs of the current device.
+inline int sm_count() {
+  int device = 0, sms = 0;
+  TP_CUDA_CHECK(cudaGetDevice(&device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
 /// How many blocks of `threads` threads of `kernel` fit on the whole GPU at once: the grid
 /// size of a grid-stride kernel that keeps every SM full and launches nothing more.
 template <typename KernelFn>
 int resident_blocks(KernelFn kernel, int threads, std::size_t shared_bytes = 0) {
-  int device = 0, sms = 0, per_sm = 0;
-  TP_CUDA_CHECK(cudaGetDevice(&device));
-  TP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int per_sm = 0;
   TP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
-  return sms * per_sm;
+  return sm_count() * per_sm;
 }
 
 /// Lets `kernel` launch with `bytes` of dynamic shared memory: above the default 48 KB a
