@@ -475,15 +475,15 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 /// kHeadline with tiles of 256 x 256 bytes and 256 threads, or, where those tiles would give
 /// fewer than 3 waves of blocks, of 128 x 128 bytes and 128 threads (4 times the tiles, and
 /// twice the blocks per SM). Shapes and pointers that rule out 16-byte accesses take the
-/// element path with 64 x 64-element tiles instead: 16 accesses per thread for every type
-/// (a 256-byte tile of a 2-byte type would need 64).
+/// element path with 64 x 64-element tiles in column-major order instead: 16 accesses per
+/// thread for every type (a 256-byte tile of a 2-byte type would need 64).
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
   if (!detail::rows_16_aligned(out, in, rows, cols)) {
-    transpose_with<kElementTile, kElementTile, 256, kStreaming>(out, in, rows, cols, stream);
+    transpose_with<kElementTile, kElementTile, 256, kStreaming | kColumns>(out, in, rows, cols, stream);
   } else if (few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
                        sm_count())) {
     transpose_tiles<128, 128>(out, in, rows, cols, stream);
