@@ -88,8 +88,9 @@ inline std::vector<Kernel> step06() {
 }
 
 /// Step 07: the ablation. Each row adds one change to the row above it, up to the headline
-/// `coarsen`; the last seven rows change one thing of the headline: 256-byte tiles at every
-/// size, another tile order (grouped, diagonal), two interleaved streams of tiles, double
+/// `coarsen` (which adds column pairs, and small tiles for small matrices, to `columns`);
+/// the last seven rows change one thing of the headline: 256-byte tiles at every size,
+/// another tile order (grouped, diagonal), two interleaved streams of tiles, double
 /// buffering, a persistent grid, bulk (TMA) stores.
 inline std::vector<Kernel> step07() {
   using namespace step07;
@@ -101,10 +102,11 @@ inline std::vector<Kernel> step07() {
           config("vec16_streaming", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16 | kStreaming>))),
           config("streaming_async", TP_LAUNCHER((transpose_with<256, 256, 256, kVec16 | kStreaming | kCpAsync>))),
           config("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),
+          config("columns", TP_LAUNCHER((transpose_tiles<256, 256, kColumnOrder>))),
           in_tour(config("coarsen", TP_LAUNCHER(step07::transpose))),
           config("coarsen_tile256", TP_LAUNCHER((transpose_tiles<256, 256>))),
-          config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256 | kGrouped>))),
-          config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256 | kDiagonal>))),
+          config("coarsen_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kGrouped>))),
+          config("coarsen_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kDiagonal>))),
           config("coarsen_interleaved", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kInterleave>))),
           config("coarsen_double_buffer", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDoubleBuffer>))),
           config("coarsen_persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {

@@ -19,6 +19,9 @@
 /// - A warp's 16-byte stores can instead cover 16 chunks of 2 output rows (kStore256): 256
 ///   bytes of each output row at once. For 8-byte types the column reads still take the
 ///   fewest wavefronts; for 4- and 2-byte types they take twice as many.
+/// - With kPairs a thread of the store phase reads 2 adjacent tile columns at once (one
+///   2-element word per tile row: 4 bytes for 2-byte types, 8 for float, 16 for double) and
+///   splits the words into chunks of 2 output rows: half the shared-memory reads.
 /// - The 16-byte path needs rows and cols that are multiples of V and 16-byte aligned
 ///   pointers; otherwise the same kernel runs with one element per access (an XOR swizzle
 ///   per element, as in step 06).
@@ -29,8 +32,9 @@
 ///   diagonal, grouped in bands, two interleaved streams), double buffering and bulk (TMA)
 ///   stores; and a persistent grid in the launcher. The headline (kHeadline) keeps what the
 ///   measurements said helped: 16-byte accesses, cp.async loads, evict-first stores,
-///   256-byte store runs and the column-major order (with two streams where the rows of
-///   `in` lie a multiple of 128 KB apart), and 128 x 128-byte tiles for small matrices.
+///   256-byte store runs, column pairs and the column-major order (with two streams where
+///   the rows of `in` lie a multiple of 128 KB apart), and 128 x 128-byte tiles for small
+///   matrices.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -59,6 +63,7 @@ enum Feature : unsigned {
   kInterleave = 1u << 7, ///< tiles from 2 interleaved streams (detail::interleaved): blocks in flight in 2 far-apart regions
   kColumns = 1u << 8,    ///< column-major tile order: the blocks in flight write whole rows of `out`
   kBulkStore = 1u << 9,  ///< the transposed tile is staged in shared memory; bulk copies (TMA) write its output rows
+  kPairs = 1u << 10,     ///< 16-byte stores: a thread reads 2 adjacent tile columns at once and writes 2 output rows
 };
 
 /// The tile orders; a kernel takes at most one (none: row-major, the launch order).
@@ -192,6 +197,39 @@ __device__ __forceinline__ uint4 pack16(Element element) {
   return packed;
 }
 
+/// The word of 2 adjacent elements of a tile row (the column pair (j, j + 1), j even).
+template <typename T>
+using Pair = std::conditional_t<sizeof(T) == 2, unsigned, std::conditional_t<sizeof(T) == 4, uint2, uint4>>;
+
+/// kV = 16 / sizeof(T) column pairs, pair k given by pair(k) (tile row k of the chunk),
+/// split into chunk `first` (tile column j: the low element of each pair) and chunk
+/// `second` (column j + 1: the high element).
+template <typename T, typename PairOf>
+__device__ __forceinline__ void split_pairs(PairOf pair, uint4& first, uint4& second) {
+  constexpr int kV = 16 / sizeof(T);
+  static_assert(sizeof(Pair<T>) == 2 * sizeof(T), "a pair holds 2 elements");
+  Pair<T> w[kV];
+#pragma unroll
+  for (int k = 0; k < kV; ++k) w[k] = pair(k);
+  if constexpr (sizeof(T) == 2) {
+    // 2 elements per 32-bit word: PRMT takes the low halves of two words, or the high halves.
+    unsigned a[4], b[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      a[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);
+      b[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);
+    }
+    first = make_uint4(a[0], a[1], a[2], a[3]);
+    second = make_uint4(b[0], b[1], b[2], b[3]);
+  } else if constexpr (sizeof(T) == 4) {
+    first = make_uint4(w[0].x, w[1].x, w[2].x, w[3].x);
+    second = make_uint4(w[0].y, w[1].y, w[2].y, w[3].y);
+  } else {
+    first = make_uint4(w[0].x, w[0].y, w[1].x, w[1].y);
+    second = make_uint4(w[0].z, w[0].w, w[1].z, w[1].w);
+  }
+}
+
 /// Interleaved streams: `items` work items split into `streams` contiguous streams of
 /// L = ceil(items / streams) items, and slot u takes item (u % streams) L + u / streams.
 /// Consecutive slots, i.e. the blocks in flight at once, then work in `streams` far-apart
@@ -255,6 +293,7 @@ __global__ void __launch_bounds__(kThreads)
   constexpr unsigned kStreams = detail::tile_streams(kFeatures);  // tile streams (interleaved)
   static_assert(kStreams == 1 || !kDouble, "double buffering walks the tiles in one stream");
   constexpr bool kBulk = detail::bulk_stored(kFeatures, kWide);  // staged tile + bulk copies
+  constexpr bool kPair = (kFeatures & kPairs) != 0 && kWide && kStores % 2 == 0;  // column pairs
   static_assert(!(kBulk && kDouble), "the second tile of shared memory is either the staged tile or the next one");
   static_assert((kFeatures & kOrders & ((kFeatures & kOrders) - 1)) == 0, "one tile order at most");
 
@@ -333,35 +372,58 @@ __global__ void __launch_bounds__(kThreads)
 
   // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
   // q * kE ... q * kE + kE - 1. 16-byte path: a warp takes 8 chunks (128 bytes) of 4 output
-  // rows, or 16 chunks of 2 with kStore256 (store_chunk). Element path: a warp takes 32
+  // rows, or 16 chunks of 2 with kStore256 (store_chunk); with kPairs a thread takes the
+  // same chunk of 2 output rows, j = 2 p and 2 p + 1. Element path: a warp takes 32
   // consecutive elements of one output row.
   auto store_tile = [&](std::size_t t, int buffer) {
     std::size_t r0, c0;
     corner(t, r0, c0);
     T* dst = out + c0 * rows + r0;  // the tile's corner in `out`
+    // 16-byte chunk q of output row j: to `out`, or to the staged tile with kBulkStore.
+    auto put = [&](int j, int q, uint4 packed) {
+      if constexpr (kBulk) staged[j * (kRows / kV) + q] = packed;
+      else detail::store16<kStream>(dst + std::size_t(j) * rows + q * kV, packed);
+    };
     checked(r0, c0, [&](auto check) {
       constexpr bool kCheck = decltype(check)::value;  // this tile needs bounds checks
+      auto outside = [&](int j, int q) {
+        return kCheck && (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows));
+      };
       // Unrolled by 2 only: stores need little latency hiding, and a full unroll would hold
       // every chunk's shared-memory reads in registers at once (over 160 for 2-byte types).
+      if constexpr (kPair) {
 #pragma unroll 2
-      for (int i = 0; i < kStores; ++i) {
-        const int idx = threadIdx.x + i * kThreads;
-        int q, j;  // chunk q of output row j (of the tile)
-        if constexpr (kWide) {
-          detail::store_chunk<kRows / kV, kWarpChunks>(idx, q, j);
-        } else {
-          q = idx % kRows;
-          j = idx / kRows;
+        for (int i = 0; i < kStores / 2; ++i) {
+          int q, p;  // chunk q of output rows 2 p and 2 p + 1
+          detail::store_chunk<kRows / kV, kWarpChunks>(threadIdx.x + i * kThreads, q, p);
+          const int j = 2 * p;
+          // c0 + j and cols are even (cols is a multiple of V), so row j + 1 is inside too.
+          if (outside(j, q)) continue;
+          uint4 first, second;
+          detail::split_pairs<T>(
+              [&](int k) { return *reinterpret_cast<const detail::Pair<T>*>(&at(buffer, q * kV + k, j)); }, first,
+              second);
+          put(j, q, first);
+          put(j + 1, q, second);
         }
-        if (kCheck && (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows))) continue;
-        [[maybe_unused]] T* p = dst + std::size_t(j) * rows + q * kE;
-        if constexpr (kWide) {
-          // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
-          const uint4 packed = detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); });
-          if constexpr (kBulk) staged[j * (kRows / kV) + q] = packed;
-          else detail::store16<kStream>(p, packed);
-        } else {
-          *p = at(buffer, q, j);
+      } else {
+#pragma unroll 2
+        for (int i = 0; i < kStores; ++i) {
+          const int idx = threadIdx.x + i * kThreads;
+          int q, j;  // chunk q of output row j (of the tile)
+          if constexpr (kWide) {
+            detail::store_chunk<kRows / kV, kWarpChunks>(idx, q, j);
+          } else {
+            q = idx % kRows;
+            j = idx / kRows;
+          }
+          if (outside(j, q)) continue;
+          if constexpr (kWide) {
+            // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
+            put(j, q, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
+          } else {
+            dst[std::size_t(j) * rows + q] = at(buffer, q, j);
+          }
         }
       }
     });
@@ -441,8 +503,11 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
 /// tiles in row-major order (the ablation's row `runs256`).
 constexpr unsigned kRuns256 = kVec16 | kStreaming | kCpAsync | kStore256;
 
-/// The headline's features: kRuns256 with the tiles in column-major order.
-constexpr unsigned kHeadline = kRuns256 | kColumns;
+/// kRuns256 with the tiles in column-major order (the ablation's row `columns`).
+constexpr unsigned kColumnOrder = kRuns256 | kColumns;
+
+/// The headline's features: kColumnOrder, and the store phase reads column pairs.
+constexpr unsigned kHeadline = kColumnOrder | kPairs;
 
 /// Whether the rows of `in` lie a multiple of 128 KB apart. In column order, the blocks in
 /// flight read 256-byte pieces of the same rows; with such a pitch all those addresses agree
@@ -458,15 +523,15 @@ constexpr bool pitch_is_128k_multiple(int cols) {
 inline bool few_waves(std::size_t tiles, int sms) { return tiles < std::size_t(3 * 8) * std::size_t(sms); }
 
 /// The headline on the 16-byte path with square tiles of kTileBytes x kTileBytes bytes and
-/// kThreads threads: kHeadline, with two interleaved streams of tiles where the rows of `in`
-/// lie a multiple of 128 KB apart. Shapes and pointers without 16-byte rows take the element
-/// path with the same tiles.
-template <int kTileBytes, int kThreads, typename T>
+/// kThreads threads: kFeatures (a column-major order), with two interleaved streams of tiles
+/// where the rows of `in` lie a multiple of 128 KB apart. Shapes and pointers without
+/// 16-byte rows take the element path with the same tiles.
+template <int kTileBytes, int kThreads, unsigned kFeatures = kHeadline, typename T>
 void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   if (pitch_is_128k_multiple<T>(cols)) {
-    transpose_with<kTileBytes, kTileBytes, kThreads, kHeadline | kInterleave>(out, in, rows, cols, stream);
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures | kInterleave>(out, in, rows, cols, stream);
   } else {
-    transpose_with<kTileBytes, kTileBytes, kThreads, kHeadline>(out, in, rows, cols, stream);
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures>(out, in, rows, cols, stream);
   }
 }
 
@@ -474,7 +539,8 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 /// (the two must not overlap). The configuration the chapter's ablation and tuning chose:
 /// kHeadline with tiles of 256 x 256 bytes and 256 threads, or, where those tiles would give
 /// fewer than 3 waves of blocks, of 128 x 128 bytes and 128 threads (4 times the tiles, and
-/// twice the blocks per SM). Shapes and pointers that rule out 16-byte accesses take the
+/// twice the blocks per SM; there a `double` thread has one chunk per tile, and no column
+/// pairs). Shapes and pointers that rule out 16-byte accesses take the
 /// element path with 64 x 64-element tiles in column-major order instead: 16 accesses per
 /// thread for every type (a 256-byte tile of a 2-byte type would need 64).
 template <typename T>
