@@ -204,6 +204,7 @@ using Pair = std::conditional_t<sizeof(T) == 2, unsigned, std::conditional_t<siz
 /// kV = 16 / sizeof(T) column pairs, pair k given by pair(k) (tile row k of the chunk),
 /// split into chunk `first` (tile column j: the low element of each pair) and chunk
 /// `second` (column j + 1: the high element).
+// [split_pairs]
 template <typename T, typename PairOf>
 __device__ __forceinline__ void split_pairs(PairOf pair, uint4& first, uint4& second) {
   constexpr int kV = 16 / sizeof(T);
@@ -229,6 +230,7 @@ __device__ __forceinline__ void split_pairs(PairOf pair, uint4& first, uint4& se
     second = make_uint4(w[0].z, w[0].w, w[1].z, w[1].w);
   }
 }
+// [split_pairs]
 
 /// Interleaved streams: `items` work items split into `streams` contiguous streams of
 /// L = ceil(items / streams) items, and slot u takes item (u % streams) L + u / streams.
