@@ -27,8 +27,9 @@
 ///   per element, as in step 06).
 /// - Tiles inside the matrix run without bounds checks (only the last tile row and column
 ///   need them).
-/// - The ablation's switches (Feature): evict-first cache hints, cp.async copies from global
-///   straight to shared memory, 256-byte store runs, four tile orders (column-major,
+/// - The ablation's switches (Feature): evict-first cache hints on the stores, L2 hints on
+///   the loads (prefetch, evict-first; measured by the tuning program), cp.async copies from
+///   global straight to shared memory, 256-byte store runs, four tile orders (column-major,
 ///   diagonal, grouped in bands, two interleaved streams), double buffering and bulk (TMA)
 ///   stores; and a persistent grid in the launcher. The headline (kHeadline) keeps what the
 ///   measurements said helped: 16-byte accesses, cp.async loads, evict-first stores,
@@ -64,6 +65,8 @@ enum Feature : unsigned {
   kColumns = 1u << 8,    ///< column-major tile order: the blocks in flight write whole rows of `out`
   kBulkStore = 1u << 9,  ///< the transposed tile is staged in shared memory; bulk copies (TMA) write its output rows
   kPairs = 1u << 10,     ///< 16-byte stores: a thread reads 2 adjacent tile columns at once and writes 2 output rows
+  kL2Prefetch = 1u << 11,  ///< with kCpAsync: the copies ask L2 to fetch the whole 256-byte block around them (.L2::256B)
+  kEvictFirstLoads = 1u << 12,  ///< with kCpAsync: the copies read with an evict-first L2 policy (createpolicy)
 };
 
 /// The tile orders; a kernel takes at most one (none: row-major, the launch order).
@@ -102,10 +105,27 @@ __device__ __forceinline__ void store16(void* p, uint4 v) {
 }
 
 /// Copies 16 bytes from global to shared memory without passing through registers.
+/// kPrefetch: with the hint that L2 fetch the whole 256-byte block around the 16 bytes.
+/// kEvictFirst: the line is read with an evict-first L2 policy (it leaves L2 first).
+template <bool kPrefetch = false, bool kEvictFirst = false>
 __device__ __forceinline__ void cp_async16(void* shared, const void* global) {
 #if __CUDA_ARCH__ >= 800
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+  if constexpr (kEvictFirst) {
+    std::uint64_t policy;  // not volatile: the compiler creates it once per thread
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+    if constexpr (kPrefetch) {
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::256B [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global),
+                   "l"(policy) : "memory");
+    } else {
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global), "l"(policy)
+                   : "memory");
+    }
+  } else if constexpr (kPrefetch) {
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+  } else {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+  }
 #else
   *static_cast<uint4*>(shared) = *static_cast<const uint4*>(global);
 #endif
@@ -353,7 +373,8 @@ __global__ void __launch_bounds__(kThreads)
         const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
         if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
         const T* p = src + std::size_t(r) * cols + c;
-        if constexpr (kAsync) detail::cp_async16(&at(buffer, r, c), p);
+        if constexpr (kAsync)
+          detail::cp_async16<(kFeatures & kL2Prefetch) != 0, (kFeatures & kEvictFirstLoads) != 0>(&at(buffer, r, c), p);
         else if constexpr (kWide) chunk[i] = detail::load16<kStream>(p);
         else element[i] = *p;
       }

@@ -1,6 +1,7 @@
 // 07_coarsen_tune: the launch and tile tuning behind step 07's choice. Every configuration
 // is step 07's 16-byte kernel with one tile (bytes of an input row x bytes of an output row)
-// and one block size; the chapter's tuning table comes from this program's CSV.
+// and one block size (and, for the headline's tile, L2 cache hints on the loads); the
+// chapter's tuning table comes from this program's CSV.
 //
 //   build/bin/07_coarsen_tune --dtype all --sizes 8192 --csv tune.csv
 #include <string>
@@ -19,6 +20,8 @@ tp::Kernel config() {
   if (kFeatures & kCpAsync) name += "_async";
   if (!(kFeatures & kColumns)) name += "_rows";
   if (kFeatures & kDoubleBuffer) name += "_double";
+  if (kFeatures & kL2Prefetch) name += "_l2prefetch";
+  if (kFeatures & kEvictFirstLoads) name += "_evictloads";
   return tp::make_kernel("07_coarsen", name, tp::Op::transpose,
                          TP_LAUNCHER((transpose_with<kInBytes, kOutBytes, kThreads, kFeatures>)));
 }
@@ -45,6 +48,9 @@ int main(int argc, char** argv) {
     std::vector<tp::Kernel> list;
     add_tile<128, 128, 128>(list);
     add_tile<256, 256, 256>(list);
+    // The headline's tile with L2 cache hints on its cp.async loads (one at a time).
+    list.push_back(config<256, 256, 256, tp::step07::kHeadline | tp::step07::kL2Prefetch>());
+    list.push_back(config<256, 256, 256, tp::step07::kHeadline | tp::step07::kEvictFirstLoads>());
     add_tile<256, 256, 128>(list);
     add_tile<256, 128, 256>(list);
     add_tile<512, 256, 256>(list);
