@@ -310,6 +310,8 @@ __global__ void __launch_bounds__(kThreads)
   static_assert(kInBytes >= 128 && kOutBytes >= 128, "the swizzle spreads 8 chunks of 16 bytes");
   constexpr bool kStream = (kFeatures & kStreaming) != 0;
   constexpr bool kAsync = (kFeatures & kCpAsync) != 0 && kWide;
+  constexpr bool kPrefetch = (kFeatures & kL2Prefetch) != 0;          // L2 hints on the cp.async loads
+  constexpr bool kEvictFirstIn = (kFeatures & kEvictFirstLoads) != 0;
   constexpr bool kDouble = detail::double_buffered(kFeatures, kWide);
   constexpr int kWarpChunks = (kFeatures & kStore256) != 0 && kRows / kV >= 16 ? 16 : 8;  // per output row
   constexpr unsigned kStreams = detail::tile_streams(kFeatures);  // tile streams (interleaved)
@@ -373,8 +375,7 @@ __global__ void __launch_bounds__(kThreads)
         const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
         if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
         const T* p = src + std::size_t(r) * cols + c;
-        if constexpr (kAsync)
-          detail::cp_async16<(kFeatures & kL2Prefetch) != 0, (kFeatures & kEvictFirstLoads) != 0>(&at(buffer, r, c), p);
+        if constexpr (kAsync) detail::cp_async16<kPrefetch, kEvictFirstIn>(&at(buffer, r, c), p);
         else if constexpr (kWide) chunk[i] = detail::load16<kStream>(p);
         else element[i] = *p;
       }
