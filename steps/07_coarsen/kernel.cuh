@@ -112,7 +112,7 @@ __device__ __forceinline__ void cp_async16(void* shared, const void* global) {
 #if __CUDA_ARCH__ >= 800
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   if constexpr (kEvictFirst) {
-    std::uint64_t policy;  // not volatile: the compiler creates it once per thread
+    std::uint64_t policy;  // not volatile, so the compiler may create it once and reuse it
     asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
     if constexpr (kPrefetch) {
       asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::256B [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global),
