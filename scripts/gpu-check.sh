@@ -106,6 +106,7 @@ if want results; then
     if [ "$name" = 07_coarsen ]; then
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4000x6000,4896,4899,8192x16384,11584,11585
       run 07_coarsen_tune 07_coarsen_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
+      run 07_coarsen_orders 07_coarsen_orders --dtype all --sizes 8192,16384,11520,11584,11520x11584,11584x11520,8192x16384
     elif [ "$name" = 08_inplace ]; then  # square only; 4097: the element path
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4097
       run 08_inplace_large 08_inplace --dtype float,double --sizes 24576,32768

@@ -29,8 +29,9 @@
 ///   need them).
 /// - The ablation's switches (Feature): evict-first cache hints on the stores, L2 hints on
 ///   the loads (prefetch, evict-first; measured by the tuning program), cp.async copies from
-///   global straight to shared memory, 256-byte store runs, four tile orders (column-major,
-///   diagonal, grouped in bands, two interleaved streams), double buffering and bulk (TMA)
+///   global straight to shared memory, 256-byte store runs, five tile orders (column-major,
+///   diagonal, bands of tile rows or of tile columns (the latter measured by the orders
+///   program), two interleaved streams), double buffering and bulk (TMA)
 ///   stores; and a persistent grid in the launcher. The headline (kHeadline) keeps what the
 ///   measurements said helped: 16-byte accesses, cp.async loads, evict-first stores,
 ///   256-byte store runs, column pairs and the column-major order (with two streams where
@@ -67,14 +68,19 @@ enum Feature : unsigned {
   kPairs = 1u << 10,     ///< 16-byte stores: a thread reads 2 adjacent tile columns at once and writes 2 output rows
   kL2Prefetch = 1u << 11,  ///< with kCpAsync: the copies ask L2 to fetch the whole 256-byte block around them (.L2::256B)
   kEvictFirstLoads = 1u << 12,  ///< with kCpAsync: the copies read with an evict-first L2 policy (createpolicy)
+  kColumnBands = 1u << 13,  ///< the column order in bands of kBandColumns tile columns, across a band's tile row first
 };
 
 /// The tile orders; a kernel takes at most one (none: row-major, the launch order).
-constexpr unsigned kOrders = kDiagonal | kGrouped | kColumns;
+constexpr unsigned kOrders = kDiagonal | kGrouped | kColumns | kColumnBands;
 
 /// Tile rows per band of the grouped order: the ~1000 tiles in flight at once then cover
 /// about kBand x 32 tiles, a compact region of `in` AND of `out`.
 constexpr unsigned kBand = 32;
+
+/// Tile columns per band of the column-band order: 4 neighbouring blocks read 4 neighbouring
+/// 256-byte pieces (1 KB) of the same input rows at once, and write 4 tile rows of `out`.
+constexpr unsigned kBandColumns = 4;
 
 namespace detail {
 
@@ -252,6 +258,22 @@ __device__ __forceinline__ void split_pairs(PairOf pair, uint4& first, uint4& se
 }
 // [split_pairs]
 
+/// Band orders: `lines` lines of tiles (tile rows or tile columns), each `length` tiles long,
+/// grouped in bands of `band` neighbouring lines (the last band may be narrower). Tile t is
+/// taken across its band first: the band's lines at one position, then the next position.
+/// Sets the tile's line and its position along the line.
+// [banded]
+__host__ __device__ constexpr void banded(std::size_t t, unsigned band, unsigned lines, unsigned length,
+                                          unsigned& line, unsigned& along) {
+  const std::size_t band_tiles = std::size_t(band) * length;                  // tiles in a full band
+  const unsigned b = unsigned(t / band_tiles);                                 // which band
+  const unsigned width = lines - b * band < band ? lines - b * band : band;   // lines in this band
+  const unsigned i = unsigned(t - b * band_tiles);                             // position within the band
+  line = b * band + i % width;                                                 // across the band first,
+  along = i / width;                                                           // then one tile further
+}
+// [banded]
+
 /// Interleaved streams: `items` work items split into `streams` contiguous streams of
 /// L = ceil(items / streams) items, and slot u takes item (u % streams) L + u / streams.
 /// Consecutive slots, i.e. the blocks in flight at once, then work in `streams` far-apart
@@ -337,14 +359,10 @@ __global__ void __launch_bounds__(kThreads)
       tx = unsigned(t / tiles_y);
     }
     if constexpr ((kFeatures & kDiagonal) != 0) tx = (tx + ty) % tiles_x;
-    if constexpr ((kFeatures & kGrouped) != 0) {
-      const std::size_t band_tiles = std::size_t(kBand) * tiles_x;     // tiles in a full band
-      const unsigned band = unsigned(t / band_tiles);                   // which band of kBand tile rows
-      const unsigned height = min(kBand, tiles_y - band * kBand);       // the last band may be lower
-      const unsigned i = unsigned(t - band * band_tiles);               // position within the band
-      ty = band * kBand + i % height;                                   // down the band's column first,
-      tx = i / height;                                                  // then the next tile column
-    }
+    // Bands of kBand tile rows, down a band's tile column first, then the next column.
+    if constexpr ((kFeatures & kGrouped) != 0) detail::banded(t, kBand, tiles_y, tiles_x, ty, tx);
+    // Bands of kBandColumns tile columns, across a band's tile row first, then the next row.
+    if constexpr ((kFeatures & kColumnBands) != 0) detail::banded(t, kBandColumns, tiles_x, tiles_y, tx, ty);
     r0 = std::size_t(ty) * kRows;
     c0 = std::size_t(tx) * kCols;
   };

@@ -116,6 +116,33 @@ TEST(Step07, InterleavedSlotsTakeEveryItemOnceFromAlternatingStreams) {
   }
 }
 
+// Band orders (step 07): every tile of a lines x length grid is taken exactly once, across
+// the band's lines first, and the last band, when `band` does not divide `lines`, is narrower.
+TEST(Step07, BandsTakeEveryTileOnceAcrossTheBandFirst) {
+  for (unsigned band : {1u, 4u, 32u}) {
+    for (unsigned lines : {1u, 3u, 4u, 9u, 91u}) {
+      for (unsigned length : {1u, 5u, 64u}) {
+        std::vector<int> taken(std::size_t(lines) * length, 0);
+        for (std::size_t t = 0; t < taken.size(); ++t) {
+          unsigned line = 0, along = 0;
+          tp::step07::detail::banded(t, band, lines, length, line, along);
+          ASSERT_LT(line, lines);
+          ASSERT_LT(along, length);
+          ++taken[std::size_t(along) * lines + line];
+        }
+        for (int n : taken) ASSERT_EQ(n, 1) << band << "-line bands of " << lines << " x " << length;
+      }
+    }
+  }
+  unsigned line = 0, along = 0;
+  tp::step07::detail::banded(5, 4, 9, 3, line, along);  // band 0 (lines 0-3): 4 tiles per position
+  EXPECT_EQ(line, 1u);
+  EXPECT_EQ(along, 1u);
+  tp::step07::detail::banded(25, 4, 9, 3, line, along);  // band 2 is line 8 alone: 24, 25, 26 go along it
+  EXPECT_EQ(line, 8u);
+  EXPECT_EQ(along, 1u);
+}
+
 // Step 07's launcher sizes shared memory and the grid from the same derivations as the
 // kernel: a second tile for double buffering (cp.async, 16-byte path) or bulk stores
 // (16-byte path), two streams only with kInterleave.
