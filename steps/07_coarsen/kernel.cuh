@@ -262,7 +262,6 @@ __device__ __forceinline__ void split_pairs(PairOf pair, uint4& first, uint4& se
 /// grouped in bands of `band` neighbouring lines (the last band may be narrower). Tile t is
 /// taken across its band first: the band's lines at one position, then the next position.
 /// Sets the tile's line and its position along the line.
-// [banded]
 __host__ __device__ constexpr void banded(std::size_t t, unsigned band, unsigned lines, unsigned length,
                                           unsigned& line, unsigned& along) {
   const std::size_t band_tiles = std::size_t(band) * length;                  // tiles in a full band
@@ -272,7 +271,6 @@ __host__ __device__ constexpr void banded(std::size_t t, unsigned band, unsigned
   line = b * band + i % width;                                                 // across the band first,
   along = i / width;                                                           // then one tile further
 }
-// [banded]
 
 /// Interleaved streams: `items` work items split into `streams` contiguous streams of
 /// L = ceil(items / streams) items, and slot u takes item (u % streams) L + u / streams.
