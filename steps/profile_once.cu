@@ -4,12 +4,33 @@
 // the "launch," lines this program prints, in order.
 //
 //   ncu --clock-control none -o report build/bin/profile_once --sizes 8192 --dtype float,half
+//   ... profile_once --sizes 11584 --dtype half --kernels copy_vec16,coarsen   (a subset, by name)
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "references.cuh"
 #include "registry.cuh"
+
+namespace {
+
+/// The kernels whose name is in `names`; a name that matches no kernel is a usage error.
+std::vector<tp::Kernel> only_named(std::vector<tp::Kernel> kernels, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    const bool known = std::any_of(kernels.begin(), kernels.end(), [&](const tp::Kernel& k) { return k.name == name; });
+    if (!known) throw tp::UsageError("--kernels: no kernel is named '" + name + "'");
+  }
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [&](const tp::Kernel& k) {
+                                 return std::find(names.begin(), names.end(), k.name) == names.end();
+                               }),
+                kernels.end());
+  return kernels;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   return tp::guarded_main([&] {
@@ -18,6 +39,7 @@ int main(int argc, char** argv) {
     spec.default_sizes = {8192};
     spec.default_dtypes = {tp::DType::f32, tp::DType::f16};
     spec.timing_flags = false;
+    spec.kernels_flag = true;
     const tp::Options options = tp::parse_cli(spec, argc, argv);
     tp::require_device();
     TP_CUDA_CHECK(cudaSetDevice(0));
@@ -25,6 +47,7 @@ int main(int argc, char** argv) {
     const tp::references::Libraries libraries;
     std::vector<tp::Kernel> kernels = tp::registry::all();
     for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
+    if (!options.kernels.empty()) kernels = only_named(std::move(kernels), options.kernels);
 
     // Machine-readable lines for scripts/profile.sh: the device, then one line per launch.
     std::printf("device,%s,%s,%s,%s,%s\n", device.name.c_str(), device.cc().c_str(),

@@ -71,6 +71,11 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   if (spec.exercise_flag) {
     app.add_flag("--exercise", options.exercise, "also run your kernel from exercise.cuh");
   }
+  if (spec.kernels_flag) {
+    app.add_option("--kernels", options.kernels, "only these kernels, by name, comma separated (default: all)")
+        ->delimiter(',')
+        ->allow_extra_args(false);
+  }
 
   try {
     app.parse(argc, argv);

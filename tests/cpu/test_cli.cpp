@@ -81,6 +81,14 @@ TEST(Cli, ProgramsThatDoNotTimeRejectTimingFlags) {
   }
 }
 
+TEST(Cli, KernelsOnlyWhereTheProgramOffersThem) {
+  EXPECT_THROW(parse({"--kernels", "copy"}), tp::UsageError);
+  tp::CliSpec filtered = spec();
+  filtered.kernels_flag = true;
+  EXPECT_TRUE(parse({}, filtered).kernels.empty());
+  EXPECT_EQ(parse({"--kernels", "copy,coarsen"}, filtered).kernels, (std::vector<std::string>{"copy", "coarsen"}));
+}
+
 TEST(Cli, HelpIsNotAnError) {
   EXPECT_THROW(parse({"--help"}), tp::HelpRequested);
 }

@@ -29,6 +29,7 @@ struct Options {
   bool exercise = false;       ///< --exercise: add the learner's kernel
   bool warm_l2 = false;        ///< --warm-l2: skip the L2 flush (to show how a warm cache lies)
   std::uint64_t seed = 2024;   ///< input data seed
+  std::vector<std::string> kernels;  ///< --kernels: only these kernels, by name (empty = all)
 };
 
 /// What a program accepts and what it measures by default.
@@ -38,6 +39,7 @@ struct CliSpec {
   std::vector<DType> default_dtypes = {DType::f32};
   bool exercise_flag = false;            ///< offer --exercise
   bool timing_flags = true;              ///< offer --reps, --csv and --warm-l2
+  bool kernels_flag = false;             ///< offer --kernels (a subset of the kernels, by name)
 };
 
 /// Thrown by parse_cli when --help was asked for; what() is the help text.
