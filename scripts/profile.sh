@@ -6,6 +6,7 @@
 #
 #   scripts/profile.sh [BUILD_DIR] [RESULTS_DIR] [LOG_DIR] [-- profile_once options]
 #   scripts/profile.sh build docs/results /tmp -- --sizes 4096 --dtype float
+#   scripts/profile.sh build /tmp/ncu /tmp/logs -- --sizes 11584 --dtype half --kernels copy_vec16,coarsen
 #
 # Defaults: build, docs/results, a temporary folder; one large shape (8192 x 8192), float and
 # half. The GPU's clocks are left alone (--clock-control none), so the profiler sees the clocks
