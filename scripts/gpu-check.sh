@@ -17,7 +17,8 @@
 # 3. The exercise tests as shipped (they are expected to fail until the TODOs are done).
 # 4. Results, as CSV in RESULTS_DIR named <source>_<gpu>_<date>.csv: the tour and every step
 #    binary (all dtypes); the tour over sizes that cross the L2 size, with cold L2
-#    (sweep_cold) and warm L2 (sweep_warm); Nsight Compute metrics of every kernel (ncu).
+#    (sweep_cold) and warm L2 (sweep_warm); Nsight Compute metrics of every kernel (ncu, and
+#    ncu_double16384), and of a few at the 11584 square and its neighbours (ncu_11584).
 # 5. compute-sanitizer memcheck, racecheck and synccheck over the gpu test suite: 0 errors.
 # Prints a summary last (with each part's seconds); exits non-zero if any check failed.
 set -uo pipefail
@@ -122,13 +123,26 @@ if want results; then
     run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
   fi
 fi
-if want profile; then
-  if scripts/profile.sh "$build" "$results" "$logs" >"$logs/profile.log" 2>&1; then
-    note "profile: $(tail -n 1 "$logs/profile.log")"
+profile_as() {  # profile_as SOURCE ARGS...: scripts/profile.sh with profile_once ARGS -> results/SOURCE_gpu_day.csv
+  local source=$1; shift
+  local tmp
+  tmp=$(mktemp -d)
+  if scripts/profile.sh "$build" "$tmp" "$logs/$source" -- "$@" >"$logs/$source.log" 2>&1 &&
+     mv "$tmp"/ncu_*.csv "$results/${source}_${gpu}_${day}.csv"; then
+    note "$source: $(tail -n 1 "$logs/$source.log")"
   else
-    tail -n 20 "$logs/profile.log"
-    fail "profile (see profile.log)"
+    tail -n 20 "$logs/$source.log"
+    fail "$source (see $source.log)"
   fi
+  rm -rf "$tmp"
+}
+if want profile; then
+  # Every kernel at 8192 (the chapters' profiler tables); every kernel for double at 16384
+  # (the 128 KB pitch); the 11584 square and its neighbours (chapter 07).
+  profile_as ncu --sizes 8192 --dtype float,half
+  profile_as ncu_double16384 --sizes 16384 --dtype double
+  profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
+    --kernels copy_vec16,runs256,columns,coarsen
 fi
 
 # 5. Sanitizers over the gpu test suite (or SANITIZE_FILTER's part of it), one process each.
