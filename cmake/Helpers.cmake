@@ -1,4 +1,4 @@
-# Build helpers shared by common/, steps/ and tests/.
+# Build helpers shared by common/, steps/, lab/ and tests/.
 
 # Warnings are errors, for host code (g++) and device code (nvcc) alike. Device code also
 # keeps line information (-lineinfo) so that the profiler and compute-sanitizer can point at
@@ -18,8 +18,18 @@ function(tp_add_program name source)
   tp_strict_warnings(${name})
 endfunction()
 
-# tp_add_step(<name>): the benchmark binary of one step, built from steps/<name>/main.cu
-# into bin/<name>, e.g. `cmake --build build --target 00_copy`.
+# tp_add_step(<name>), in steps/<name>/CMakeLists.txt: the step's kernels (kernels.cu) join
+# the library tp_steps, compiled once; its benchmark binary is built from main.cu into
+# bin/<name>, e.g. `cmake --build build --target 00_copy`.
 function(tp_add_step name)
+  target_sources(tp_steps PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/kernels.cu)
   tp_add_program(${name} main.cu)
+endfunction()
+
+# tp_add_gtest_entry(<name> <binary> <filter> <label>): one ctest entry that runs the tests
+# of a GoogleTest binary matching a --gtest_filter, in one process (one CUDA context). An
+# entry whose tests were skipped (no GPU) shows as skipped, not passed.
+function(tp_add_gtest_entry name binary filter label)
+  add_test(NAME ${name} COMMAND ${binary} --gtest_filter=${filter})
+  set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 endfunction()

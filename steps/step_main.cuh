@@ -7,7 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "registry.cuh"
+#include "launchers.hpp"
+#include "registry.hpp"
 
 namespace tp {
 

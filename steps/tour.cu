@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "references.cuh"
-#include "registry.cuh"
+#include "launchers.hpp"
+#include "registry.hpp"
 
 namespace {
 

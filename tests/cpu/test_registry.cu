@@ -1,12 +1,15 @@
 // The registry's shape: needs no GPU, only the kernels' host-side launchers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "registry.cuh"
+#include "08_inplace/kernel.cuh"
+#include "07_coarsen/kernel.cuh"
+#include "registry.hpp"
 
 namespace {
 
@@ -47,7 +50,7 @@ TEST(Registry, InplaceLaunchersRejectRectanglesBeforeTouchingTheGpu) {
 TEST(Step08, PairOfNumbersTheUpperTriangleColumnByColumn) {
   auto expect_pair = [](std::size_t i, std::size_t j) {
     std::size_t gi = 0, gj = 0;
-    tp::step08::detail::pair_of(j * (j + 1) / 2 + i, gi, gj);
+    tp::step08::pair_of(j * (j + 1) / 2 + i, gi, gj);
     ASSERT_EQ(gi, i) << "tile (" << i << ", " << j << ")";
     ASSERT_EQ(gj, j) << "tile (" << i << ", " << j << ")";
   };
@@ -64,103 +67,9 @@ TEST(Step08, PairOfNumbersTheUpperTriangleColumnByColumn) {
   }
 }
 
-// The diagonal numbering: for m x m tiles, pairs 0, 1, ... walk diagonal 0 (i, i), then
-// diagonal 1 (i, i + 1), ...: every pair of the upper triangle exactly once, in that order.
-TEST(Step08, PairOnDiagonalNumbersTheUpperTriangleDiagonalByDiagonal) {
-  for (std::size_t m : {1u, 2u, 3u, 7u, 64u, 257u, 1000u, 2048u}) {
-    std::size_t p = 0;
-    for (std::size_t d = 0; d < m; ++d) {
-      for (std::size_t i = 0; i + d < m; ++i, ++p) {
-        std::size_t gi = 0, gj = 0;
-        tp::step08::detail::pair_on_diagonal(p, m, gi, gj);
-        ASSERT_EQ(gi, i) << "m = " << m << ", pair " << p;
-        ASSERT_EQ(gj, i + d) << "m = " << m << ", pair " << p;
-      }
-    }
-    ASSERT_EQ(p, m * (m + 1) / 2);
-  }
-  // Where the square root meets large numbers: the first and last pairs of a few diagonals.
-  const std::size_t m = std::size_t(1) << 27;  // tile columns for n = 2^31 - 1, 16-element tiles
-  for (std::size_t d : {std::size_t(0), std::size_t(1), std::size_t(1000), m / 3, m / 2, m - 2, m - 1}) {
-    const std::size_t first = d * m - d * (d - 1) / 2;
-    for (std::size_t i : {std::size_t(0), m - d - 1}) {
-      std::size_t gi = 0, gj = 0;
-      tp::step08::detail::pair_on_diagonal(first + i, m, gi, gj);
-      ASSERT_EQ(gi, i) << "diagonal " << d;
-      ASSERT_EQ(gj, i + d) << "diagonal " << d;
-    }
-  }
-}
-
-// Interleaved streams (steps 07 and 08): the slots cover every item exactly once, the spare
-// slots (at most streams - 1) map past the last item, and consecutive slots alternate
-// between the streams, which start L = ceil(items / streams) items apart.
-TEST(Step07, InterleavedSlotsTakeEveryItemOnceFromAlternatingStreams) {
-  for (unsigned streams : {1u, 2u, 3u, 4u, 8u}) {
-    for (std::size_t items : {1u, 2u, 5u, 7u, 64u, 1000u, 4097u}) {
-      const std::size_t slots = tp::step07::detail::interleaved_slots(items, streams);
-      const std::size_t per_stream = (items + streams - 1) / streams;
-      ASSERT_GE(slots, items);
-      ASSERT_LT(slots, items + streams);
-      std::vector<int> taken(items, 0);
-      for (std::size_t u = 0; u < slots; ++u) {
-        const std::size_t item = tp::step07::detail::interleaved(u, items, streams);
-        if (u < streams) ASSERT_EQ(item, u * per_stream) << "slot " << u;  // each stream's start,
-        else ASSERT_EQ(item, tp::step07::detail::interleaved(u - streams, items, streams) + 1) << "slot " << u;  // then one on
-        if (item < items) ++taken[item];
-      }
-      for (std::size_t item = 0; item < items; ++item) {
-        ASSERT_EQ(taken[item], 1) << items << " items, " << streams << " streams, item " << item;
-      }
-    }
-  }
-}
-
-// Band orders (step 07): every tile of a lines x length grid is taken exactly once, across
-// the band's lines first, and the last band, when `band` does not divide `lines`, is narrower.
-TEST(Step07, BandsTakeEveryTileOnceAcrossTheBandFirst) {
-  for (unsigned band : {1u, 4u, 32u}) {
-    for (unsigned lines : {1u, 3u, 4u, 9u, 91u}) {
-      for (unsigned length : {1u, 5u, 64u}) {
-        std::vector<int> taken(std::size_t(lines) * length, 0);
-        for (std::size_t t = 0; t < taken.size(); ++t) {
-          unsigned line = 0, along = 0;
-          tp::step07::detail::banded(t, band, lines, length, line, along);
-          ASSERT_LT(line, lines);
-          ASSERT_LT(along, length);
-          ++taken[std::size_t(along) * lines + line];
-        }
-        for (int n : taken) ASSERT_EQ(n, 1) << band << "-line bands of " << lines << " x " << length;
-      }
-    }
-  }
-  unsigned line = 0, along = 0;
-  tp::step07::detail::banded(5, 4, 9, 3, line, along);  // band 0 (lines 0-3): 4 tiles per position
-  EXPECT_EQ(line, 1u);
-  EXPECT_EQ(along, 1u);
-  tp::step07::detail::banded(25, 4, 9, 3, line, along);  // band 2 is line 8 alone: 24, 25, 26 go along it
-  EXPECT_EQ(line, 8u);
-  EXPECT_EQ(along, 1u);
-}
-
-// Step 07's launcher sizes shared memory and the grid from the same derivations as the
-// kernel: a second tile for double buffering (cp.async, 16-byte path) or bulk stores
-// (16-byte path), two streams only with kInterleave.
-TEST(Step07, SharedTilesAndStreamsFollowTheFeatures) {
-  using namespace tp::step07;
-  EXPECT_EQ(detail::shared_tiles(kHeadline, true), 1);
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, true), 2);
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, false), 1);  // element path: one tile
-  EXPECT_EQ(detail::shared_tiles(kVec16 | kDoubleBuffer, true), 1);      // no cp.async, no double buffer
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, true), 2);
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, false), 1);
-  EXPECT_EQ(detail::tile_streams(kHeadline), 1u);
-  EXPECT_EQ(detail::tile_streams(kHeadline | kInterleave), 2u);
-}
-
-// Step 07's headline takes two streams only where the rows of `in` lie a multiple of 128 KB
-// apart: the pitch in bytes, not the number of columns, decides.
-TEST(Step07, TwoStreamsWhereRowsAreAMultipleOf128KBApart) {
+// Step 07 takes two regions only where the rows of `in` lie a multiple of 128 KB apart: the
+// pitch in bytes, not the number of columns, decides.
+TEST(Step07, TwoRegionsWhereRowsAreAMultipleOf128KBApart) {
   using tp::step07::pitch_is_128k_multiple;
   EXPECT_TRUE(pitch_is_128k_multiple<double>(16384));   // 128 KB
   EXPECT_TRUE(pitch_is_128k_multiple<float>(32768));    // 128 KB
@@ -170,17 +79,46 @@ TEST(Step07, TwoStreamsWhereRowsAreAMultipleOf128KBApart) {
   EXPECT_FALSE(pitch_is_128k_multiple<double>(8192));   // 64 KB
 }
 
-// Step 07's headline takes 128 x 128-byte tiles where 256 x 256-byte tiles would give fewer
-// than 3 waves of 8 blocks per SM.
-TEST(Step07, SmallTilesBelowThreeWaves) {
-  using tp::step07::few_waves;
-  EXPECT_TRUE(few_waves(0, 132));
-  EXPECT_TRUE(few_waves(3 * 8 * 132 - 1, 132));
-  EXPECT_FALSE(few_waves(3 * 8 * 132, 132));
-  EXPECT_TRUE(few_waves(32 * 32, 132));     // float 2048 x 2048: 1024 tiles of 64 x 64
-  EXPECT_FALSE(few_waves(64 * 64, 132));    // double 2048 x 2048: 4096 tiles of 32 x 32
-  EXPECT_FALSE(few_waves(64 * 64, 114));    // the same on a GPU of 114 SMs
-  EXPECT_TRUE(few_waves(64 * 64, 180));     // and of 180 SMs
+// Step 07's swizzle on the bank model: each tile row's chunks are a permutation of the
+// row's chunks (whole and in place within), and the store phase's column-pair reads (a
+// warp: chunks q = 0..15 of pairs j = 0 and 2, one word of 2 elements per tile row k) touch
+// no bank with more distinct 4-byte words than the request's bytes force (32 x word / 128),
+// except for 2-byte types: their 4-byte words could fill 32 banks in one wavefront, but the
+// 16 chunks a warp reads lie in 16 rows of 64 words each, whose 16 chunk positions fall on
+// 8 groups of 4 banks: 2 wavefronts, the price of writing 256 bytes of each output row.
+template <typename T>
+void expect_conflict_free_pairs() {
+  constexpr int kV = 16 / sizeof(T), kN = 256 / sizeof(T), kWord = 2 * sizeof(T);
+  for (int r = 0; r < kN; ++r) {
+    std::vector<int> seen(kN, 0);
+    for (int c = 0; c < kN; ++c) {
+      const int s = tp::step07::slot<T>(r, c);
+      ASSERT_EQ(s % kV, c % kV) << "row " << r << ": the element moved within its chunk";
+      ++seen[s];
+    }
+    for (int n : seen) ASSERT_EQ(n, 1) << "row " << r << " is not a permutation";
+  }
+  for (int k = 0; k < kV; ++k) {  // the warp's k-th read
+    std::vector<std::vector<long>> words(32);  // distinct 4-byte words per bank
+    for (int lane = 0; lane < 32; ++lane) {
+      const int q = lane % 16, j = 2 * (lane / 16), r = q * kV + k;
+      const long byte = (long(r) * kN + tp::step07::slot<T>(r, j)) * long(sizeof(T));
+      for (long w = byte / 4; w < (byte + kWord) / 4; ++w) {
+        auto& bank = words[w % 32];
+        if (std::find(bank.begin(), bank.end(), w) == bank.end()) bank.push_back(w);
+      }
+    }
+    std::size_t most = 0;
+    for (const auto& bank : words) most = std::max(most, bank.size());
+    const std::size_t fewest = sizeof(T) == 2 ? 2 : 32 * kWord / 128;
+    EXPECT_EQ(most, fewest) << sizeof(T) << "-byte type, read " << k;
+  }
+}
+
+TEST(Step07, ColumnPairReadsAreConflictFree) {
+  expect_conflict_free_pairs<__half>();
+  expect_conflict_free_pairs<float>();
+  expect_conflict_free_pairs<double>();
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../gpu_guard.hpp"
-#include "registry.cuh"
+#include "launchers.hpp"
 
 namespace tp::exercise_test {
 

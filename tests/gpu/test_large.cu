@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "../gpu_guard.hpp"
-#include "registry.cuh"
+#include "registry.hpp"
 #include "tp/error.hpp"
 
 namespace {

@@ -1,20 +1,20 @@
-// 07_coarsen_tune: the launch and tile tuning behind step 07's choice. Every configuration
-// is step 07's 16-byte kernel with one tile (bytes of an input row x bytes of an output row)
+// lab_tune: the launch and tile tuning behind step 07's choice. Every configuration
+// is the lab's 16-byte kernel with one tile (bytes of an input row x bytes of an output row)
 // and one block size (and, for the headline's tile, L2 cache hints on the loads); the
-// chapter's tuning table comes from this program's CSV.
+// deep dive's tuning table comes from this program's CSV.
 //
-//   build/bin/07_coarsen_tune --dtype all --sizes 8192 --csv tune.csv
+//   build/bin/lab_tune --dtype all --sizes 8192 --csv tune.csv
 #include <string>
 #include <vector>
 
-#include "07_coarsen/kernel.cuh"
-#include "registry.cuh"
+#include "coarsen_lab.cuh"
+#include "launchers.hpp"
 
 namespace {
 
 template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures>
 tp::Kernel config() {
-  using namespace tp::step07;
+  using namespace tp::lab::coarsen;
   std::string name = "tile" + std::to_string(kInBytes) + "x" + std::to_string(kOutBytes) + "B_t" + std::to_string(kThreads);
   if (kFeatures & kStreaming) name += "_cs";
   if (kFeatures & kCpAsync) name += "_async";
@@ -22,7 +22,7 @@ tp::Kernel config() {
   if (kFeatures & kDoubleBuffer) name += "_double";
   if (kFeatures & kL2Prefetch) name += "_l2prefetch";
   if (kFeatures & kEvictFirstLoads) name += "_evictloads";
-  return tp::make_kernel("07_coarsen", name, tp::Op::transpose,
+  return tp::make_kernel("lab", name, tp::Op::transpose,
                          TP_LAUNCHER((transpose_with<kInBytes, kOutBytes, kThreads, kFeatures>)));
 }
 
@@ -31,7 +31,7 @@ tp::Kernel config() {
 /// the tiles in row-major order instead of column-major.
 template <int kInBytes, int kOutBytes, int kThreads>
 void add_tile(std::vector<tp::Kernel>& list) {
-  using namespace tp::step07;
+  using namespace tp::lab::coarsen;
   list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline>());
   if (kInBytes * kOutBytes <= 256 * 512) list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline | kDoubleBuffer>());
   list.push_back(config<kInBytes, kOutBytes, kThreads, kHeadline & ~kOrders>());
@@ -41,7 +41,7 @@ void add_tile(std::vector<tp::Kernel>& list) {
 
 int main(int argc, char** argv) {
   tp::CliSpec spec;
-  spec.description = "Step 07 tuning: tile shape (bytes) and block size of the 16-byte kernel (cold L2)";
+  spec.description = "Lab: step 07 tuning: tile shape (bytes) and block size of the 16-byte kernel (cold L2)";
   spec.default_sizes = {4096, 8192, 16384};
   spec.default_dtypes = {tp::DType::f32, tp::DType::f16};
   return tp::bench_main(argc, argv, spec, [](const tp::Options&) {
@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
     add_tile<128, 128, 128>(list);
     add_tile<256, 256, 256>(list);
     // The headline's tile with L2 cache hints on its cp.async loads (one at a time).
-    list.push_back(config<256, 256, 256, tp::step07::kHeadline | tp::step07::kL2Prefetch>());
-    list.push_back(config<256, 256, 256, tp::step07::kHeadline | tp::step07::kEvictFirstLoads>());
+    list.push_back(config<256, 256, 256, tp::lab::coarsen::kHeadline | tp::lab::coarsen::kL2Prefetch>());
+    list.push_back(config<256, 256, 256, tp::lab::coarsen::kHeadline | tp::lab::coarsen::kEvictFirstLoads>());
     add_tile<256, 256, 128>(list);
     add_tile<256, 128, 256>(list);
     add_tile<512, 256, 256>(list);

@@ -1,0 +1,22 @@
+// lab_coarsen: the main line's headline (step 07) beside the lab's out-of-place variants:
+// the record kernel, the evict-first hints on the loads, the store layouts, the tile orders,
+// the regions, double buffering, a persistent grid and bulk (TMA) stores. The deep dive's
+// tables come from this program's CSV.
+//
+//   build/bin/lab_coarsen --dtype all --sizes 8192,16384 --csv lab.csv
+#include <utility>
+#include <vector>
+
+#include "lab_kernels.hpp"
+#include "registry.hpp"
+
+int main(int argc, char** argv) {
+  tp::CliSpec spec;
+  spec.description = "Lab: step 07's headline beside the research variants (cold L2, median of --reps runs)";
+  spec.default_sizes = {2048, 8192, 16384};
+  return tp::bench_main(argc, argv, spec, [](const tp::Options&) {
+    std::vector<tp::Kernel> list{tp::registry::headline(tp::registry::step07())};
+    for (tp::Kernel& k : tp::lab::coarsen_kernels()) list.push_back(std::move(k));
+    return list;
+  });
+}

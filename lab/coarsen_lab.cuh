@@ -1,0 +1,600 @@
+/// @file lab/coarsen_lab.cuh
+/// @brief The lab's out-of-place research kernel: step 07's kernel with every idea the
+/// research tried as a switch (Feature), and the record configuration (transpose_record).
+/// The main line (steps/07_coarsen/kernel.cuh) keeps the headline alone; this file is where
+/// the tile orders, regions, tile sizes, double buffering, bulk stores and L2 hints live.
+///
+/// What this kernel adds to step 06 (as step 07 does, and more):
+/// - Tiles are measured in BYTES, so that every element type moves the same bytes: a tile
+///   of kInBytes x kOutBytes covers kInBytes of each input row and kOutBytes of each output
+///   row. 256 x 256 bytes is 64 x 64 floats, 128 x 128 halves, 32 x 32 doubles.
+/// - Each thread moves several 16-byte chunks per tile (4 to 8 instead of 4 elements), and
+///   issues all its loads before its first shared-memory store: more bytes in flight.
+/// - Loads are 16 bytes (V = 16 / sizeof(T) elements of an input row), stores are 16 bytes
+///   (V elements of an output row, i.e. one element from each of V input rows, packed into
+///   a uint4 in registers: PRMT instructions for 2-byte types).
+/// - The tile is swizzled at 16-byte granularity: chunk c / V of tile row r is stored at
+///   chunk (c / V) XOR ((r / V) mod 8). Rows stay 16-byte aligned for the 16-byte shared
+///   stores, and the column reads of the store phase, laid out as 8 chunks of 4 output rows
+///   per warp, hit 32 different banks (see the chapter's bank picture).
+/// - A warp's 16-byte stores can instead cover 16 chunks of 2 output rows (kStore256): 256
+///   bytes of each output row at once. For 8-byte types the column reads still take the
+///   fewest wavefronts; for 4- and 2-byte types they take twice as many.
+/// - With kPairs a thread of the store phase reads 2 adjacent tile columns at once (one
+///   2-element word per tile row: 4 bytes for 2-byte types, 8 for float, 16 for double) and
+///   splits the words into chunks of 2 output rows: half the shared-memory reads.
+/// - The 16-byte path needs rows and cols that are multiples of V and 16-byte aligned
+///   pointers; otherwise the same kernel runs with one element per access (an XOR swizzle
+///   per element, as in step 06).
+/// - Tiles inside the matrix run without bounds checks (only the last tile row and column
+///   need them).
+/// - The ablation's switches (Feature): evict-first cache hints on the stores, L2 hints on
+///   the loads (prefetch, evict-first; measured by the tuning program), cp.async copies from
+///   global straight to shared memory, 256-byte store runs, five tile orders (column-major,
+///   diagonal, bands of tile rows or of tile columns (the latter measured by the orders
+///   program), two interleaved regions), double buffering and bulk (TMA)
+///   stores; and a persistent grid in the launcher. The headline (kHeadline) keeps what the
+///   measurements said helped: 16-byte accesses, cp.async loads, evict-first stores,
+///   256-byte store runs, column pairs and the column-major order (with two regions where
+///   the rows of `in` lie a multiple of 128 KB apart), and 128 x 128-byte tiles for small
+///   matrices.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "tp/error.hpp"
+#include "tp/launch.cuh"
+
+namespace tp::lab::coarsen {
+
+/// Switches of the ablation, as bit flags of the kernel's template.
+enum Feature : unsigned {
+  kVec16 = 1u << 0,      ///< 16-byte global loads and stores, when shape and alignment allow
+  kStreaming = 1u << 1,  ///< evict-first hints (.cs) on BOTH the 16-byte stores and the loads without cp.async
+  kDiagonal = 1u << 2,   ///< diagonal tile order: block t takes tile column (t + tile row) mod tiles_x
+  kCpAsync = 1u << 3,    ///< 16-byte loads by cp.async, straight from global to shared memory
+  kGrouped = 1u << 4,    ///< tiles in bands of kBand tile rows, column by column within a band
+  kDoubleBuffer = 1u << 5,  ///< with kCpAsync: two tiles in shared memory; the next tile loads while this one stores
+  kStore256 = 1u << 6,   ///< 16-byte stores: a warp writes 256 bytes of 2 output rows instead of 128 bytes of 4
+  kInterleave = 1u << 7, ///< tiles from 2 interleaved regions (detail::interleaved): blocks in flight in 2 far-apart regions
+  kColumns = 1u << 8,    ///< column-major tile order: the blocks in flight write whole rows of `out`
+  kBulkStore = 1u << 9,  ///< the transposed tile is staged in shared memory; bulk copies (TMA) write its output rows
+  kPairs = 1u << 10,     ///< 16-byte stores: a thread reads 2 adjacent tile columns at once and writes 2 output rows
+  kL2Prefetch = 1u << 11,  ///< with kCpAsync: the copies ask L2 to fetch the whole 256-byte block around them (.L2::256B)
+  kEvictFirstLoads = 1u << 12,  ///< with kCpAsync: the copies read with an evict-first L2 policy (createpolicy)
+  kColumnBands = 1u << 13,  ///< the column order in bands of kBandColumns tile columns, across a band's tile row first
+};
+
+/// The tile orders; a kernel takes at most one (none: row-major, the launch order).
+constexpr unsigned kOrders = kDiagonal | kGrouped | kColumns | kColumnBands;
+
+/// Tile rows per band of the grouped order: the ~1000 tiles in flight at once then cover
+/// about kBand x 32 tiles, a compact region of `in` AND of `out`.
+constexpr unsigned kBand = 32;
+
+/// Tile columns per band of the column-band order: 4 neighbouring blocks read 4 neighbouring
+/// 256-byte pieces (1 KB) of the same input rows at once, and write 4 tile rows of `out`.
+constexpr unsigned kBandColumns = 4;
+
+namespace detail {
+
+/// Shared-memory column of tile element (r, c) (tile width kCols elements, V = 16 / sizeof(T)).
+/// 16-byte path: XOR the 16-byte chunk index with (r / V) mod 8, so chunks stay whole.
+/// Element path: XOR the element index with r, as step 06 did (within the first 32 columns).
+// [swizzle]
+template <typename T, int kCols, bool kWide>
+__host__ __device__ constexpr int slot(int r, int c) {
+  constexpr int kV = 16 / sizeof(T);
+  if constexpr (kWide) return c ^ (((r / kV) & 7) * kV);  // chunk ^ (r / V) % 8; same element within the chunk
+  else return c ^ (r & ((kCols < 32 ? kCols : 32) - 1));  // element ^ r % 32 (or % kCols)
+}
+// [swizzle]
+
+template <bool kStreaming>
+__device__ __forceinline__ uint4 load16(const void* p) {
+  const uint4* q = static_cast<const uint4*>(p);
+  if constexpr (kStreaming) return __ldcs(q);  // ld.global.cs: evict first
+  else return *q;
+}
+
+template <bool kStreaming>
+__device__ __forceinline__ void store16(void* p, uint4 v) {
+  uint4* q = static_cast<uint4*>(p);
+  if constexpr (kStreaming) __stcs(q, v);  // st.global.cs: evict first
+  else *q = v;
+}
+
+/// Copies 16 bytes from global to shared memory without passing through registers.
+/// kPrefetch: with the hint that L2 fetch the whole 256-byte block around the 16 bytes.
+/// kEvictFirst: the line is read with an evict-first L2 policy (it leaves L2 first).
+template <bool kPrefetch = false, bool kEvictFirst = false>
+__device__ __forceinline__ void cp_async16(void* shared, const void* global) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  if constexpr (kEvictFirst) {
+    std::uint64_t policy;  // not volatile, so the compiler may create it once and reuse it
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+    if constexpr (kPrefetch) {
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::256B [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global),
+                   "l"(policy) : "memory");
+    } else {
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global), "l"(policy)
+                   : "memory");
+    }
+  } else if constexpr (kPrefetch) {
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+  } else {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+  }
+#else
+  *static_cast<uint4*>(shared) = *static_cast<const uint4*>(global);
+#endif
+}
+
+/// Closes this thread's group of cp.async copies issued so far.
+__device__ __forceinline__ void cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits for all of this thread's cp.async copies.
+__device__ __forceinline__ void cp_async_wait_all() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+/// Waits for this thread's cp.async groups except the latest one.
+__device__ __forceinline__ void cp_async_wait_prior() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#endif
+}
+
+/// Copies `bytes` (a multiple of 16) from shared to global memory with one bulk copy, done
+/// by the TMA unit (sm_90); older GPUs copy them in 16-byte pieces. The copy reads shared
+/// memory asynchronously: bulk_wait_read() before the source is written again.
+__device__ __forceinline__ void bulk_store(void* global, const void* shared, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(global), "r"(s), "r"(bytes)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#else
+  for (unsigned k = 0; k < bytes / 16; ++k) static_cast<uint4*>(global)[k] = static_cast<const uint4*>(shared)[k];
+#endif
+}
+
+/// Makes this thread's shared-memory writes visible to the bulk copies issued after a barrier.
+__device__ __forceinline__ void bulk_fence() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/// Waits until this thread's bulk copies have read their shared-memory source.
+__device__ __forceinline__ void bulk_wait_read() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+#endif
+}
+
+/// Waits until this thread's bulk copies are complete.
+__device__ __forceinline__ void bulk_wait_all() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+#endif
+}
+
+/// The store phase of the 16-byte path: access idx (threadIdx.x + i * threads) -> chunk q
+/// of output row j of the tile, whose output rows have kRowChunks 16-byte chunks. A warp
+/// takes kWarpChunks consecutive chunks of each of 32 / kWarpChunks consecutive output rows.
+/// With the swizzle of slot(), its shared-memory reads (one element from each of kV tile
+/// rows, kV reads per chunk) take the fewest wavefronts for kWarpChunks = 8 (any type), and
+/// for kWarpChunks = 16 with 8-byte types.
+// [store_chunk]
+template <int kRowChunks, int kWarpChunks>
+__host__ __device__ constexpr void store_chunk(int idx, int& q, int& j) {
+  static_assert(kRowChunks % kWarpChunks == 0 && 32 % kWarpChunks == 0, "whole warps per output row");
+  constexpr int kGroups = kRowChunks / kWarpChunks;  // warps along one output row
+  const int warp = idx / 32, lane = idx % 32;
+  q = (warp % kGroups) * kWarpChunks + lane % kWarpChunks;
+  j = (warp / kGroups) * (32 / kWarpChunks) + lane / kWarpChunks;
+}
+// [store_chunk]
+
+/// kV = 16 / sizeof(T) elements, element k given by element(k), packed into 16 bytes (for
+/// 2-byte types the compiler packs pairs with PRMT instructions).
+template <typename T, typename Element>
+__device__ __forceinline__ uint4 pack16(Element element) {
+  constexpr int kV = 16 / sizeof(T);
+  T v[kV];
+#pragma unroll
+  for (int k = 0; k < kV; ++k) v[k] = element(k);
+  uint4 packed;
+  memcpy(&packed, v, sizeof(packed));
+  return packed;
+}
+
+/// The word of 2 adjacent elements of a tile row (the column pair (j, j + 1), j even).
+template <typename T>
+using Pair = std::conditional_t<sizeof(T) == 2, unsigned, std::conditional_t<sizeof(T) == 4, uint2, uint4>>;
+
+/// kV = 16 / sizeof(T) column pairs, pair k given by pair(k) (tile row k of the chunk),
+/// split into chunk `first` (tile column j: the low element of each pair) and chunk
+/// `second` (column j + 1: the high element).
+// [split_pairs]
+template <typename T, typename PairOf>
+__device__ __forceinline__ void split_pairs(PairOf pair, uint4& first, uint4& second) {
+  constexpr int kV = 16 / sizeof(T);
+  static_assert(sizeof(Pair<T>) == 2 * sizeof(T), "a pair holds 2 elements");
+  Pair<T> w[kV];
+#pragma unroll
+  for (int k = 0; k < kV; ++k) w[k] = pair(k);
+  if constexpr (sizeof(T) == 2) {
+    // 2 elements per 32-bit word: PRMT takes the low halves of two words, or the high halves.
+    unsigned a[4], b[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      a[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);
+      b[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);
+    }
+    first = make_uint4(a[0], a[1], a[2], a[3]);
+    second = make_uint4(b[0], b[1], b[2], b[3]);
+  } else if constexpr (sizeof(T) == 4) {
+    first = make_uint4(w[0].x, w[1].x, w[2].x, w[3].x);
+    second = make_uint4(w[0].y, w[1].y, w[2].y, w[3].y);
+  } else {
+    first = make_uint4(w[0].x, w[0].y, w[1].x, w[1].y);
+    second = make_uint4(w[0].z, w[0].w, w[1].z, w[1].w);
+  }
+}
+// [split_pairs]
+
+/// Band orders: `lines` lines of tiles (tile rows or tile columns), each `length` tiles long,
+/// grouped in bands of `band` neighbouring lines (the last band may be narrower). Tile t is
+/// taken across its band first: the band's lines at one position, then the next position.
+/// Sets the tile's line and its position along the line.
+__host__ __device__ constexpr void banded(std::size_t t, unsigned band, unsigned lines, unsigned length,
+                                          unsigned& line, unsigned& along) {
+  const std::size_t band_tiles = std::size_t(band) * length;                  // tiles in a full band
+  const unsigned b = unsigned(t / band_tiles);                                 // which band
+  const unsigned width = lines - b * band < band ? lines - b * band : band;   // lines in this band
+  const unsigned i = unsigned(t - b * band_tiles);                             // position within the band
+  line = b * band + i % width;                                                 // across the band first,
+  along = i / width;                                                           // then one tile further
+}
+
+/// Interleaved regions: `items` work items split into `regions` contiguous regions of
+/// L = ceil(items / regions) items, and slot u takes item (u % regions) L + u / regions.
+/// Consecutive slots, i.e. the blocks in flight at once, then work in `regions` far-apart
+/// parts of the matrix instead of one. A slot whose item is >= items has nothing to do.
+/// The slots to launch: regions x L (at most regions - 1 more than items).
+// [interleaved]
+__host__ __device__ constexpr std::size_t interleaved_slots(std::size_t items, unsigned regions) {
+  return (items + regions - 1) / regions * regions;
+}
+__host__ __device__ constexpr std::size_t interleaved(std::size_t u, std::size_t items, unsigned regions) {
+  const std::size_t per_region = (items + regions - 1) / regions;
+  return u % regions * per_region + u / regions;
+}
+// [interleaved]
+
+/// What a feature set makes of the kernel, derived in one place for the kernel and its
+/// launcher. wide: the 16-byte path. Double buffering needs cp.async, and both it and the
+/// staged tile of bulk stores need the 16-byte path; either takes a second tile of shared
+/// memory.
+__host__ __device__ constexpr bool double_buffered(unsigned features, bool wide) {
+  return (features & kDoubleBuffer) != 0 && (features & kCpAsync) != 0 && wide;
+}
+__host__ __device__ constexpr bool bulk_stored(unsigned features, bool wide) { return (features & kBulkStore) != 0 && wide; }
+__host__ __device__ constexpr int shared_tiles(unsigned features, bool wide) {
+  return double_buffered(features, wide) || bulk_stored(features, wide) ? 2 : 1;
+}
+/// Interleaved regions of tiles: 2 with kInterleave, else 1.
+__host__ __device__ constexpr unsigned tile_regions(unsigned features) { return (features & kInterleave) != 0 ? 2 : 1; }
+
+/// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e. the
+/// pointers are and rows and cols are multiples of V = 16 / sizeof(T).
+template <typename T>
+bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
+  constexpr int kV = 16 / sizeof(T);
+  return rows % kV == 0 && cols % kV == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+}
+
+}  // namespace detail
+
+// [coarsen]
+/// One block moves one kInBytes x kOutBytes tile at a time (grid-stride over the tiles).
+/// kWide: the 16-byte path (chosen by the launcher), otherwise one element per access.
+/// Shared memory (dynamic): one tile, or two with kDoubleBuffer.
+template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, bool kWide>
+__global__ void __launch_bounds__(kThreads)
+    coarsen_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_x,
+                   unsigned tiles_y, std::size_t tiles) {
+  constexpr int kV = 16 / sizeof(T);           // elements per 16-byte chunk
+  constexpr int kCols = kInBytes / sizeof(T);  // tile width: input columns = output rows
+  constexpr int kRows = kOutBytes / sizeof(T); // tile height: input rows = output columns
+  constexpr int kE = kWide ? kV : 1;           // elements per global access
+  constexpr int kLoads = kRows * kCols / kE / kThreads;   // accesses per thread, load phase
+  constexpr int kStores = kLoads;                          // and store phase (same tile)
+  static_assert(kLoads >= 1 && kRows * kCols % (kE * kThreads) == 0, "whole accesses per thread");
+  static_assert(kInBytes >= 128 && kOutBytes >= 128, "the swizzle spreads 8 chunks of 16 bytes");
+  constexpr bool kEvictFirst = (kFeatures & kStreaming) != 0;
+  constexpr bool kAsync = (kFeatures & kCpAsync) != 0 && kWide;
+  constexpr bool kPrefetch = (kFeatures & kL2Prefetch) != 0;          // L2 hints on the cp.async loads
+  constexpr bool kEvictFirstIn = (kFeatures & kEvictFirstLoads) != 0;
+  constexpr bool kDouble = detail::double_buffered(kFeatures, kWide);
+  constexpr int kWarpChunks = (kFeatures & kStore256) != 0 && kRows / kV >= 16 ? 16 : 8;  // per output row
+  constexpr unsigned kRegions = detail::tile_regions(kFeatures);  // tile regions (interleaved)
+  static_assert(kRegions == 1 || !kDouble, "double buffering walks the tiles in one region");
+  constexpr bool kBulk = detail::bulk_stored(kFeatures, kWide);  // staged tile + bulk copies
+  constexpr bool kPair = (kFeatures & kPairs) != 0 && kWide && kStores % 2 == 0;  // column pairs
+  static_assert(!(kBulk && kDouble), "the second tile of shared memory is either the staged tile or the next one");
+  static_assert((kFeatures & kOrders & ((kFeatures & kOrders) - 1)) == 0, "one tile order at most");
+
+  extern __shared__ uint4 smem[];  // uint4: 16-byte aligned rows
+  auto at = [&](int buffer, int r, int c) -> T& {  // tile element (r, c), swizzled
+    return reinterpret_cast<T*>(smem)[(buffer * kRows + r) * kCols + detail::slot<T, kCols, kWide>(r, c)];
+  };
+  // kBulkStore: the transposed tile, kCols output rows of kRows elements (16-byte aligned).
+  [[maybe_unused]] uint4* staged = smem + kRows * kCols / kV;
+
+  // Tile t's first input row (= first output column) and first input column (= output row).
+  auto corner = [&](std::size_t t, std::size_t& r0, std::size_t& c0) {
+    unsigned ty = unsigned(t / tiles_x);  // tile row (row-major tile order)
+    unsigned tx = unsigned(t % tiles_x);  // tile column
+    if constexpr ((kFeatures & kColumns) != 0) {
+      ty = unsigned(t % tiles_y);  // down a tile column of `in` = along a tile row of `out`
+      tx = unsigned(t / tiles_y);
+    }
+    if constexpr ((kFeatures & kDiagonal) != 0) tx = (tx + ty) % tiles_x;
+    // Bands of kBand tile rows, down a band's tile column first, then the next column.
+    if constexpr ((kFeatures & kGrouped) != 0) detail::banded(t, kBand, tiles_y, tiles_x, ty, tx);
+    // Bands of kBandColumns tile columns, across a band's tile row first, then the next row.
+    if constexpr ((kFeatures & kColumnBands) != 0) detail::banded(t, kBandColumns, tiles_x, tiles_y, tx, ty);
+    r0 = std::size_t(ty) * kRows;
+    c0 = std::size_t(tx) * kCols;
+  };
+
+  // Runs body(check) for the tile at corner (r0, c0): check is std::false_type when the tile
+  // lies inside the matrix (all tiles but those of the last tile row and column), so that its
+  // accesses compile without bounds checks, and std::true_type otherwise.
+  auto checked = [&](std::size_t r0, std::size_t c0, auto body) {
+    if (r0 + kRows <= std::size_t(rows) && c0 + kCols <= std::size_t(cols)) body(std::false_type{});
+    else body(std::true_type{});
+  };
+
+  // Load phase: consecutive threads take consecutive accesses along an input row.
+  // cp.async: the copies go straight to shared memory (wait for them before reading it).
+  // Otherwise all kLoads loads are issued before the first shared-memory store (16-byte
+  // chunks or elements, held in registers in between).
+  auto load_tile = [&](std::size_t t, int buffer) {
+    std::size_t r0, c0;
+    corner(t, r0, c0);
+    const T* src = in + r0 * cols + c0;  // the tile's corner in `in`
+    checked(r0, c0, [&](auto check) {
+      constexpr bool kCheck = decltype(check)::value;  // this tile needs bounds checks
+      [[maybe_unused]] uint4 chunk[kWide && !kAsync ? kLoads : 1];
+      [[maybe_unused]] T element[kWide ? 1 : kLoads];
+#pragma unroll
+      for (int i = 0; i < kLoads; ++i) {
+        const int idx = threadIdx.x + i * kThreads;
+        const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
+        if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
+        const T* p = src + std::size_t(r) * cols + c;
+        if constexpr (kAsync) detail::cp_async16<kPrefetch, kEvictFirstIn>(&at(buffer, r, c), p);
+        else if constexpr (kWide) chunk[i] = detail::load16<kEvictFirst>(p);
+        else element[i] = *p;
+      }
+      if constexpr (kAsync) {
+        detail::cp_async_commit();
+      } else {
+#pragma unroll
+        for (int i = 0; i < kLoads; ++i) {
+          const int idx = threadIdx.x + i * kThreads;
+          const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;
+          if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
+          if constexpr (kWide) *reinterpret_cast<uint4*>(&at(buffer, r, c)) = chunk[i];  // one 16-byte shared store
+          else at(buffer, r, c) = element[i];
+        }
+      }
+    });
+  };
+
+  // Store phase: output row c0 + j, output columns r0 + q * kE ...: tile column j, rows
+  // q * kE ... q * kE + kE - 1. 16-byte path: a warp takes 8 chunks (128 bytes) of 4 output
+  // rows, or 16 chunks of 2 with kStore256 (store_chunk); with kPairs a thread takes the
+  // same chunk of 2 output rows, j = 2 p and 2 p + 1. Element path: a warp takes 32
+  // consecutive elements of one output row.
+  auto store_tile = [&](std::size_t t, int buffer) {
+    std::size_t r0, c0;
+    corner(t, r0, c0);
+    T* dst = out + c0 * rows + r0;  // the tile's corner in `out`
+    // 16-byte chunk q of output row j: to `out`, or to the staged tile with kBulkStore.
+    auto put = [&](int j, int q, uint4 packed) {
+      if constexpr (kBulk) staged[j * (kRows / kV) + q] = packed;
+      else detail::store16<kEvictFirst>(dst + std::size_t(j) * rows + q * kV, packed);
+    };
+    checked(r0, c0, [&](auto check) {
+      constexpr bool kCheck = decltype(check)::value;  // this tile needs bounds checks
+      auto outside = [&](int j, int q) {
+        return kCheck && (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows));
+      };
+      // Unrolled by 2 only: stores need little latency hiding, and a full unroll would hold
+      // every chunk's shared-memory reads in registers at once (over 160 for 2-byte types).
+      if constexpr (kPair) {
+#pragma unroll 2
+        for (int i = 0; i < kStores / 2; ++i) {
+          int q, p;  // chunk q of output rows 2 p and 2 p + 1
+          detail::store_chunk<kRows / kV, kWarpChunks>(threadIdx.x + i * kThreads, q, p);
+          const int j = 2 * p;
+          // c0 + j and cols are even (cols is a multiple of V), so row j + 1 is inside too.
+          if (outside(j, q)) continue;
+          uint4 first, second;
+          detail::split_pairs<T>(
+              [&](int k) { return *reinterpret_cast<const detail::Pair<T>*>(&at(buffer, q * kV + k, j)); }, first,
+              second);
+          put(j, q, first);
+          put(j + 1, q, second);
+        }
+      } else {
+#pragma unroll 2
+        for (int i = 0; i < kStores; ++i) {
+          const int idx = threadIdx.x + i * kThreads;
+          int q, j;  // chunk q of output row j (of the tile)
+          if constexpr (kWide) {
+            detail::store_chunk<kRows / kV, kWarpChunks>(idx, q, j);
+          } else {
+            q = idx % kRows;
+            j = idx / kRows;
+          }
+          if (outside(j, q)) continue;
+          if constexpr (kWide) {
+            // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
+            put(j, q, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
+          } else {
+            dst[std::size_t(j) * rows + q] = at(buffer, q, j);
+          }
+        }
+      }
+    });
+  };
+
+  // kBulkStore, after the store phase and a barrier: thread j copies output row j of the
+  // staged tile (its part inside the matrix) to `out`.
+  auto bulk_store_tile = [&](std::size_t t) {
+    std::size_t r0, c0;
+    corner(t, r0, c0);
+    const int j = threadIdx.x;
+    if (j >= kCols || c0 + j >= std::size_t(cols)) return;
+    const unsigned length = min(unsigned(kRows), unsigned(rows - r0));  // elements, a multiple of kV
+    detail::bulk_store(out + (c0 + j) * rows + r0, staged + j * (kRows / kV), length * unsigned(sizeof(T)));
+  };
+
+  if constexpr (kDouble) {
+    // Two buffers: tile t + gridDim.x is in flight while tile t is stored.
+    int buffer = 0;
+    if (blockIdx.x < tiles) load_tile(blockIdx.x, 0);
+    for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x, buffer ^= 1) {
+      if (t + gridDim.x < tiles) {
+        load_tile(t + gridDim.x, buffer ^ 1);  // the next tile goes in flight,
+        detail::cp_async_wait_prior();         // and this tile's copies have landed
+      } else {
+        detail::cp_async_wait_all();
+      }
+      __syncthreads();
+      store_tile(t, buffer);
+      __syncthreads();  // the buffer is free: the next iteration's loads refill it
+    }
+  } else {
+    for (std::size_t u = blockIdx.x; u < detail::interleaved_slots(tiles, kRegions); u += gridDim.x) {
+      const std::size_t t = detail::interleaved(u, tiles, kRegions);  // = u in one region
+      if (t >= tiles) continue;                                        // a spare slot (whole block)
+      load_tile(t, 0);
+      if constexpr (kAsync) detail::cp_async_wait_all();
+      if constexpr (kBulk) detail::bulk_wait_read();  // the last tile's bulk copies have read `staged`
+      __syncthreads();
+      store_tile(t, 0);
+      if constexpr (kBulk) detail::bulk_fence();
+      __syncthreads();  // the tile is free for the next iteration (and `staged` is written)
+      if constexpr (kBulk) bulk_store_tile(t);
+    }
+    if constexpr (kBulk) detail::bulk_wait_all();
+  }
+}
+// [coarsen]
+
+/// The step's transpose with a chosen tile (bytes of an input row x bytes of an output row),
+/// block size and features. persistent: launch only as many blocks as fit on the GPU at once.
+// [launch]
+template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, typename T>
+void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false) {
+  check_shape(rows, cols);
+  if (rows == 0 || cols == 0) return;
+  const unsigned tiles_x = ceil_div(unsigned(cols), kInBytes / sizeof(T));
+  const unsigned tiles_y = ceil_div(unsigned(rows), kOutBytes / sizeof(T));
+  const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
+  const bool wide = (kFeatures & kVec16) != 0 && detail::rows_16_aligned(out, in, rows, cols);
+  auto launch = [&](auto kernel) {
+    const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * detail::shared_tiles(kFeatures, wide);
+    allow_shared_memory(kernel, shared);  // above 48 KB a kernel must opt in
+    std::size_t blocks = std::min<std::size_t>(detail::interleaved_slots(tiles, detail::tile_regions(kFeatures)), INT_MAX);
+    if (persistent || detail::double_buffered(kFeatures, wide)) {
+      blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));  // double buffering: persistent
+    }
+    kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
+    TP_CHECK_LAUNCH("coarsen_kernel");
+  };
+  if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true>);
+  else launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, false>);
+}
+// [launch]
+
+/// 16-byte accesses, evict-first stores, cp.async loads, 256 bytes of an output row per warp,
+/// tiles in row-major order (the ablation's row `runs256`).
+constexpr unsigned kRuns256 = kVec16 | kStreaming | kCpAsync | kStore256;
+
+/// kRuns256 with the tiles in column-major order (the ablation's row `columns`).
+constexpr unsigned kColumnOrder = kRuns256 | kColumns;
+
+/// The headline's features: kColumnOrder, and the store phase reads column pairs.
+constexpr unsigned kHeadline = kColumnOrder | kPairs;
+
+/// Whether the rows of `in` lie a multiple of 128 KB apart. In column order, the blocks in
+/// flight read 256-byte pieces of the same rows; with such a pitch all those addresses agree
+/// in their low 17 bits, and DRAM serves them slowly (the lab chapter, "Regions").
+template <typename T>
+constexpr bool pitch_is_128k_multiple(int cols) {
+  return std::size_t(cols) * sizeof(T) % (128 * 1024) == 0;
+}
+
+/// Whether a matrix of `tiles` tiles gives the GPU fewer than 3 waves of blocks, a wave being
+/// 8 blocks of 256 threads per SM (the most an SM holds). The last wave is then a large part
+/// of the time, and a partly filled one leaves SMs idle.
+inline bool few_waves(std::size_t tiles, int sms) { return tiles < std::size_t(3 * 8) * std::size_t(sms); }
+
+/// The headline on the 16-byte path with square tiles of kTileBytes x kTileBytes bytes and
+/// kThreads threads: kFeatures (a column-major order), with two interleaved regions of tiles
+/// where the rows of `in` lie a multiple of 128 KB apart. Shapes and pointers without
+/// 16-byte rows take the element path with the same tiles.
+template <int kTileBytes, int kThreads, unsigned kFeatures = kHeadline, typename T>
+void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  if (pitch_is_128k_multiple<T>(cols)) {
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures | kInterleave>(out, in, rows, cols, stream);
+  } else {
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures>(out, in, rows, cols, stream);
+  }
+}
+
+/// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte
+/// tiles, 256 threads, two regions where the rows of `in` lie a multiple of 128 KB apart),
+/// with 128 x 128-byte tiles and 128 threads where the large tiles would give fewer than 3
+/// waves of blocks (4 times the tiles; a `double` thread then has one chunk per tile, and no
+/// column pairs), and an element path with 64 x 64-element tiles in column order (16
+/// accesses per thread for every type) instead of step 06's kernel.
+template <typename T>
+void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
+  constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
+  check_shape(rows, cols);
+  if (!detail::rows_16_aligned(out, in, rows, cols)) {
+    transpose_with<kElementTile, kElementTile, 256, kStreaming | kColumns>(out, in, rows, cols, stream);
+  } else if (few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
+                       sm_count())) {
+    transpose_tiles<128, 128>(out, in, rows, cols, stream);
+  } else {
+    transpose_tiles<256, 256>(out, in, rows, cols, stream);
+  }
+}
+
+}  // namespace tp::lab::coarsen

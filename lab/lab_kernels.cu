@@ -1,0 +1,61 @@
+// The lab's kernels, compiled once (lab/lab_kernels.hpp).
+#include "lab_kernels.hpp"
+
+#include <string>
+#include <utility>
+
+#include "07_coarsen/ablation.cuh"
+#include "coarsen_lab.cuh"
+#include "inplace_lab.cuh"
+#include "launchers.hpp"
+
+namespace tp::lab {
+
+namespace {
+
+/// The evict-first hint on the loads AND the stores (what the first ablation measured as one
+/// row): beside the main line's EvictFirstStores and the loads-only EvictFirstLoads.
+struct EvictFirstBoth : step07::ablation::EvictFirstStores {
+  static constexpr bool kEvictFirstLoads = true;
+};
+
+}  // namespace
+
+std::vector<Kernel> coarsen_kernels() {
+  using namespace coarsen;
+  namespace ab = step07::ablation;
+  auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose, launch); };
+  return {row("record", TP_LAUNCHER(transpose_record)),
+          row("evict_first_loads", TP_LAUNCHER(ab::transpose<ab::EvictFirstLoads>)),
+          row("evict_first_both", TP_LAUNCHER(ab::transpose<EvictFirstBoth>)),
+          row("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),
+          row("runs128_pairs", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kStore256)>))),
+          row("headline_tile256", TP_LAUNCHER((transpose_tiles<256, 256>))),
+          row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kOrders>))),
+          row("order_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kGrouped>))),
+          row("order_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kDiagonal>))),
+          row("order_column_bands", TP_LAUNCHER((transpose_tiles<256, 256, (kHeadline & ~kOrders) | kColumnBands>))),
+          row("regions_always", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kInterleave>))),
+          row("regions_never", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline>))),
+          row("double_buffer", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDoubleBuffer>))),
+          row("persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
+            transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, /*persistent=*/true);
+          }),
+          row("bulk_store", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kBulkStore>)))};
+}
+
+std::vector<Kernel> inplace_kernels() {
+  using namespace inplace;
+  auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose_inplace, launch); };
+  return {row("inplace_one_region", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::columns, 256, 1>))),
+          row("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::square, 256, 1>))),
+          row("inplace_diagonals", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::diagonals, 256, 1>)))};
+}
+
+std::vector<Kernel> all() {
+  std::vector<Kernel> kernels = coarsen_kernels();
+  for (Kernel& k : inplace_kernels()) kernels.push_back(std::move(k));
+  return kernels;
+}
+
+}  // namespace tp::lab

@@ -1,0 +1,21 @@
+/// @file lab/lab_kernels.hpp
+/// @brief The lab's kernels (step "lab"): the research variants of steps 07 and 08 and the
+/// lab's record kernel, for the lab's programs and its gpu tests (label lab).
+#pragma once
+
+#include <vector>
+
+#include "tp/harness.hpp"
+
+namespace tp::lab {
+
+/// Out-of-place variants: the record kernel, then one change of the headline per row.
+std::vector<Kernel> coarsen_kernels();
+
+/// In-place variants of step 08: one change of its headline per row.
+std::vector<Kernel> inplace_kernels();
+
+/// Both lists.
+std::vector<Kernel> all();
+
+}  // namespace tp::lab

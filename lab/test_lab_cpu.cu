@@ -1,0 +1,133 @@
+// The lab's cpu tests: the orders and derivations of its research kernels (no GPU needed).
+#include <gtest/gtest.h>
+
+#include <cuda_fp16.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "coarsen_lab.cuh"
+#include "inplace_lab.cuh"
+
+namespace {
+
+// The diagonal numbering: for m x m tiles, pairs 0, 1, ... walk diagonal 0 (i, i), then
+// diagonal 1 (i, i + 1), ...: every pair of the upper triangle exactly once, in that order.
+TEST(LabInplace, PairOnDiagonalNumbersTheUpperTriangleDiagonalByDiagonal) {
+  for (std::size_t m : {1u, 2u, 3u, 7u, 64u, 257u, 1000u, 2048u}) {
+    std::size_t p = 0;
+    for (std::size_t d = 0; d < m; ++d) {
+      for (std::size_t i = 0; i + d < m; ++i, ++p) {
+        std::size_t gi = 0, gj = 0;
+        tp::lab::inplace::detail::pair_on_diagonal(p, m, gi, gj);
+        ASSERT_EQ(gi, i) << "m = " << m << ", pair " << p;
+        ASSERT_EQ(gj, i + d) << "m = " << m << ", pair " << p;
+      }
+    }
+    ASSERT_EQ(p, m * (m + 1) / 2);
+  }
+  // Where the square root meets large numbers: the first and last pairs of a few diagonals.
+  const std::size_t m = std::size_t(1) << 27;  // tile columns for n = 2^31 - 1, 16-element tiles
+  for (std::size_t d : {std::size_t(0), std::size_t(1), std::size_t(1000), m / 3, m / 2, m - 2, m - 1}) {
+    const std::size_t first = d * m - d * (d - 1) / 2;
+    for (std::size_t i : {std::size_t(0), m - d - 1}) {
+      std::size_t gi = 0, gj = 0;
+      tp::lab::inplace::detail::pair_on_diagonal(first + i, m, gi, gj);
+      ASSERT_EQ(gi, i) << "diagonal " << d;
+      ASSERT_EQ(gj, i + d) << "diagonal " << d;
+    }
+  }
+}
+
+// Interleaved regions (the lab kernels): the slots cover every item exactly once, the spare
+// slots (at most regions - 1) map past the last item, and consecutive slots alternate
+// between the regions, which start L = ceil(items / regions) items apart.
+TEST(LabCoarsen, InterleavedSlotsTakeEveryItemOnceFromAlternatingRegions) {
+  for (unsigned regions : {1u, 2u, 3u, 4u, 8u}) {
+    for (std::size_t items : {1u, 2u, 5u, 7u, 64u, 1000u, 4097u}) {
+      const std::size_t slots = tp::lab::coarsen::detail::interleaved_slots(items, regions);
+      const std::size_t per_region = (items + regions - 1) / regions;
+      ASSERT_GE(slots, items);
+      ASSERT_LT(slots, items + regions);
+      std::vector<int> taken(items, 0);
+      for (std::size_t u = 0; u < slots; ++u) {
+        const std::size_t item = tp::lab::coarsen::detail::interleaved(u, items, regions);
+        if (u < regions) ASSERT_EQ(item, u * per_region) << "slot " << u;  // each region's start,
+        else ASSERT_EQ(item, tp::lab::coarsen::detail::interleaved(u - regions, items, regions) + 1) << "slot " << u;  // then one on
+        if (item < items) ++taken[item];
+      }
+      for (std::size_t item = 0; item < items; ++item) {
+        ASSERT_EQ(taken[item], 1) << items << " items, " << regions << " regions, item " << item;
+      }
+    }
+  }
+}
+
+// Band orders (the lab kernel): every tile of a lines x length grid is taken exactly once, across
+// the band's lines first, and the last band, when `band` does not divide `lines`, is narrower.
+TEST(LabCoarsen, BandsTakeEveryTileOnceAcrossTheBandFirst) {
+  for (unsigned band : {1u, 4u, 32u}) {
+    for (unsigned lines : {1u, 3u, 4u, 9u, 91u}) {
+      for (unsigned length : {1u, 5u, 64u}) {
+        std::vector<int> taken(std::size_t(lines) * length, 0);
+        for (std::size_t t = 0; t < taken.size(); ++t) {
+          unsigned line = 0, along = 0;
+          tp::lab::coarsen::detail::banded(t, band, lines, length, line, along);
+          ASSERT_LT(line, lines);
+          ASSERT_LT(along, length);
+          ++taken[std::size_t(along) * lines + line];
+        }
+        for (int n : taken) ASSERT_EQ(n, 1) << band << "-line bands of " << lines << " x " << length;
+      }
+    }
+  }
+  unsigned line = 0, along = 0;
+  tp::lab::coarsen::detail::banded(5, 4, 9, 3, line, along);  // band 0 (lines 0-3): 4 tiles per position
+  EXPECT_EQ(line, 1u);
+  EXPECT_EQ(along, 1u);
+  tp::lab::coarsen::detail::banded(25, 4, 9, 3, line, along);  // band 2 is line 8 alone: 24, 25, 26 go along it
+  EXPECT_EQ(line, 8u);
+  EXPECT_EQ(along, 1u);
+}
+
+// The lab kernel's launcher sizes shared memory and the grid from the same derivations as the
+// kernel: a second tile for double buffering (cp.async, 16-byte path) or bulk stores
+// (16-byte path), two regions only with kInterleave.
+TEST(LabCoarsen, SharedTilesAndRegionsFollowTheFeatures) {
+  using namespace tp::lab::coarsen;
+  EXPECT_EQ(detail::shared_tiles(kHeadline, true), 1);
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, true), 2);
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, false), 1);  // element path: one tile
+  EXPECT_EQ(detail::shared_tiles(kVec16 | kDoubleBuffer, true), 1);      // no cp.async, no double buffer
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, true), 2);
+  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, false), 1);
+  EXPECT_EQ(detail::tile_regions(kHeadline), 1u);
+  EXPECT_EQ(detail::tile_regions(kHeadline | kInterleave), 2u);
+}
+
+// The record kernel takes two regions only where the rows of `in` lie a multiple of 128 KB
+// apart: the pitch in bytes, not the number of columns, decides.
+TEST(LabCoarsen, TwoRegionsWhereRowsAreAMultipleOf128KBApart) {
+  using tp::lab::coarsen::pitch_is_128k_multiple;
+  EXPECT_TRUE(pitch_is_128k_multiple<double>(16384));   // 128 KB
+  EXPECT_TRUE(pitch_is_128k_multiple<float>(32768));    // 128 KB
+  EXPECT_TRUE(pitch_is_128k_multiple<__half>(131072));  // 256 KB
+  EXPECT_FALSE(pitch_is_128k_multiple<float>(16384));   // 64 KB
+  EXPECT_FALSE(pitch_is_128k_multiple<double>(16416));  // 128 KB + 256 bytes
+  EXPECT_FALSE(pitch_is_128k_multiple<double>(8192));   // 64 KB
+}
+
+// The record kernel takes 128 x 128-byte tiles where 256 x 256-byte tiles would give fewer
+// than 3 waves of 8 blocks per SM.
+TEST(LabCoarsen, SmallTilesBelowThreeWaves) {
+  using tp::lab::coarsen::few_waves;
+  EXPECT_TRUE(few_waves(0, 132));
+  EXPECT_TRUE(few_waves(3 * 8 * 132 - 1, 132));
+  EXPECT_FALSE(few_waves(3 * 8 * 132, 132));
+  EXPECT_TRUE(few_waves(32 * 32, 132));     // float 2048 x 2048: 1024 tiles of 64 x 64
+  EXPECT_FALSE(few_waves(64 * 64, 132));    // double 2048 x 2048: 4096 tiles of 32 x 32
+  EXPECT_FALSE(few_waves(64 * 64, 114));    // the same on a GPU of 114 SMs
+  EXPECT_TRUE(few_waves(64 * 64, 180));     // and of 180 SMs
+}
+
+}  // namespace
