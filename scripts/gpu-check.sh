@@ -6,17 +6,17 @@
 #
 # A GPU session with a time limit can split the check (all optional):
 #   PARTS="tests results"   which parts run after the build (default: all of
-#                           tests exercises results profile sanitize)
+#                           tests exercises results lab profile sanitize)
 #   STEPS="05_shared 07_coarsen"   which step binaries write results (default: all)
 #   LARGE_REGEX=07_         which large tests run (a ctest -R regex; default: all)
 #   SANITIZE_FILTER='*07_*' which gpu tests the sanitizers run (a gtest filter; default: all)
 #   SANITIZERS="racecheck"  which compute-sanitizer tools run (default: memcheck racecheck synccheck)
 #
-# 1. Release build for this machine's GPU, exercises included.
-# 2. All cpu, gpu and large tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
+# 1. Release build for this machine's GPU, exercises and the lab included.
+# 2. All cpu, gpu, large and lab tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
 # 3. The exercise tests as shipped (they are expected to fail until the TODOs are done).
 # 4. Results, as CSV in RESULTS_DIR named <source>_<gpu>_<date>.csv: the tour and every step
-#    binary (all dtypes); the tour over sizes that cross the L2 size, with cold L2
+#    binary (all dtypes); the lab's programs (lab part); the tour over sizes that cross the L2 size, with cold L2
 #    (sweep_cold) and warm L2 (sweep_warm); Nsight Compute metrics of every kernel (ncu, and
 #    ncu_double16384), and of a few at the 11584 square and its neighbours (ncu_11584).
 # 5. compute-sanitizer memcheck, racecheck and synccheck over the gpu test suite: 0 errors.
@@ -32,14 +32,14 @@ jobs=$(nproc)
 summary=()
 failed=0
 started=$SECONDS
-parts=${PARTS:-tests exercises results profile sanitize}
+parts=${PARTS:-tests exercises results lab profile sanitize}
 want() { [[ " $parts " == *" $1 "* ]]; }
 note() { summary+=("$1 [$((SECONDS - started)) s]"); echo "== $1"; started=$SECONDS; }
 fail() { note "FAIL: $1"; failed=1; }
 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-if ! { cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTP_EXERCISES=ON &&
+if ! { cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTP_EXERCISES=ON -DTP_LAB=ON &&
        cmake --build "$build" -j "$jobs"; } >"$logs/build.log" 2>&1; then
   tail -n 40 "$logs/build.log"
   fail "build (see build.log)"
@@ -56,8 +56,10 @@ if want tests; then
   ctest --test-dir "$build" -L large -R "${LARGE_REGEX:-.}" --output-on-failure >>"$logs/ctest.log" 2>&1
   "$build/bin/tp_gpu_tests" --gtest_brief=1 >"$logs/gpu_tests.log" 2>&1
   gpu_rc=$?
+  "$build/bin/tp_lab_tests" --gtest_brief=1 >>"$logs/gpu_tests.log" 2>&1
+  gpu_rc=$((gpu_rc + $?))
   passed=$(( $(grep -c ' Passed ' "$logs/ctest.log") +
-             $(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$logs/gpu_tests.log" | head -n 1 | grep . || echo 0) ))
+             $(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$logs/gpu_tests.log" | awk '{ n += $1 } END { print n + 0 }') ))
   not_passed=$(( $(grep -cE '\*\*\*(Failed|Skipped)|\*\*\*Exception|\*\*\*Timeout|Not Run' "$logs/ctest.log") +
                  $(sed -nE 's/^\[  (FAILED|SKIPPED) +\] ([0-9]+) tests?, listed below.*/\2/p' "$logs/gpu_tests.log" |
                    awk '{ n += $1 } END { print n + 0 }') ))
@@ -106,12 +108,8 @@ if want results; then
     step_wanted "$name" || continue
     if [ "$name" = 07_coarsen ]; then
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4000x6000,4896,4899,8192x16384,11584,11585
-      run 07_coarsen_tune 07_coarsen_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
-      run 07_coarsen_orders 07_coarsen_orders --dtype all --sizes 8192,16384,11520,11584,11520x11584,11584x11520,8192x16384
     elif [ "$name" = 08_inplace ]; then  # square only; 4097: the element path
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4097
-      run 08_inplace_large 08_inplace --dtype float,double --sizes 24576,32768
-      run 08_inplace_tune 08_inplace_tune --dtype all --sizes 8192,16384
     else
       run "$name" "$name" --dtype float,half --sizes 1024,2048,4096,8192,16384,4000x6000
     fi
@@ -122,6 +120,12 @@ if want results; then
     run sweep_cold tour --sizes "$sweep" --dtype float,half
     run sweep_warm tour --sizes "$sweep" --dtype float,half --warm-l2
   fi
+fi
+if want lab; then
+  run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384
+  run lab_inplace lab_inplace --dtype all --sizes 8192,16384
+  run lab_tune lab_tune --dtype all --sizes 8192,16384
+  run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384
 fi
 profile_as() {  # profile_as SOURCE ARGS...: scripts/profile.sh with profile_once ARGS -> results/SOURCE_gpu_day.csv
   local source=$1; shift
@@ -142,7 +146,7 @@ if want profile; then
   profile_as ncu --sizes 8192 --dtype float,half
   profile_as ncu_double16384 --sizes 16384 --dtype double
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
-    --kernels copy_vec16,runs256,columns,coarsen
+    --kernels copy_vec16,column_pairs,coarsen
 fi
 
 # 5. Sanitizers over the gpu test suite (or SANITIZE_FILTER's part of it), one process each.
