@@ -47,7 +47,8 @@ std::vector<Kernel> coarsen_kernels() {
 std::vector<Kernel> inplace_kernels() {
   using namespace inplace;
   auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose_inplace, launch); };
-  return {row("inplace_one_region", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::columns, 256, 1>))),
+  return {row("inplace_two_regions", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::columns, 256, 2>))),
+          row("inplace_one_region", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::columns, 256, 1>))),
           row("inplace_square_grid", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::square, 256, 1>))),
           row("inplace_diagonals", TP_INPLACE_LAUNCHER((transpose_inplace_with<256, 256, Grid::diagonals, 256, 1>)))};
 }

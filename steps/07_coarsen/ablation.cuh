@@ -58,7 +58,7 @@ __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T*
   constexpr int kLoads = kN * kPerRow / kThreads;  // accesses per thread and phase
   using Access = std::conditional_t<Row::kVec16, uint4, T>;
   auto at = [&](int r, int c) -> T& {  // tile element (r, c): the chunk swizzle, or step 06's c ^ r
-    return tile[r * kN + (Row::kVec16 ? slot<T>(r, c) : c ^ (r % 32))];
+    return tile[r * kN + (Row::kVec16 ? slot<T>(r, c) : c ^ (r & 31))];
   };
   auto outside = [&](std::size_t r, std::size_t c) { return kEdge && (r >= std::size_t(rows) || c >= std::size_t(cols)); };
 
@@ -99,7 +99,7 @@ __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T*
   for (int i = 0; i < kLoads / kRowsPerThread; ++i) {
     const int idx = threadIdx.x + i * kThreads;
     const int q = idx % kPerRow, j = kRowsPerThread * (idx / kPerRow);
-    if (outside(c0 + j, r0 + q * kE)) continue;
+    if (outside(r0 + q * kE, c0 + j)) continue;  // input row r0 + q kE, input column c0 + j
     T* p = out + (c0 + j) * rows + r0 + q * kE;
     if constexpr (!Row::kVec16) {
       *p = at(q, j);

@@ -50,7 +50,7 @@ constexpr int kSide = 256 / sizeof(T);  // tile side in elements: 64 float, 128 
 template <typename T>
 __host__ __device__ constexpr int slot(int r, int c) {
   constexpr int kV = 16 / sizeof(T);   // elements per chunk
-  return c ^ (((r / kV) % 8) * kV);   // XOR with a multiple of V moves whole chunks
+  return c ^ (((r / kV) & 7) * kV);   // (r / V) mod 8; XOR with a multiple of V moves whole chunks
 }
 // [slot]
 

@@ -54,8 +54,8 @@ __host__ __device__ inline void pair_of(std::size_t p, std::size_t& i, std::size
 template <typename T, int kTile, bool kWide>
 __host__ __device__ constexpr int slot(int r, int c) {
   constexpr int kV = 16 / sizeof(T);
-  if constexpr (kWide) return c ^ (((r / kV) % 8) * kV);
-  else return c ^ (r % kTile);  // kTile = 32
+  if constexpr (kWide) return c ^ (((r / kV) & 7) * kV);  // (r / V) mod 8
+  else return c ^ (r & (kTile - 1));                      // r mod 32
 }
 
 // [inplace]
