@@ -47,8 +47,9 @@ import sys
 import results  # plots/results.py: where the CSVs are and which one is the newest
 from results import RESULTS, ROOT
 
-# The docs in reading order: the README, the method chapter, the steps' chapters.
-DOCS = [ROOT / "README.md", ROOT / "docs" / "method.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md"))]
+# The docs in reading order: the README, the method chapter, the steps' chapters, the lab.
+DOCS = [ROOT / "README.md", ROOT / "docs" / "method.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md")),
+        ROOT / "lab" / "README.md"]
 NAV = re.compile(r"(<!-- nav -->\n)(?P<body>.*?)(<!-- /nav -->)", re.S)
 BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
 SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
