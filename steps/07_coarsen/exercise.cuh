@@ -1,14 +1,28 @@
 /// @file steps/07_coarsen/exercise.cuh
-/// @brief Exercise 07: the 16-byte store of step 07: gather one element from each of V tile
-/// rows, pack them into 16 bytes, store them with one instruction.
+/// @brief Exercise 07: step 07's own ideas: the 16-byte chunk swizzle, and a store phase that
+/// reads column pairs and writes two output rows per thread.
 ///
-/// The kernel below is a short version of step 07's 16-byte path: tiles of 256 x 256 bytes,
-/// 256 threads, 16-byte loads staged in registers, the 16-byte chunk swizzle, and the store
-/// phase's lane layout (a warp takes 8 chunks of 4 output rows). Left out: cp.async, the
-/// cache hints, the tile orders, the element path and the persistent grid. The load phase is
-/// done; fill in the two TODOs of the store phase: (1) read the V elements that one 16-byte
-/// chunk of an output row needs (tile column j, tile rows q * V .. q * V + V - 1, through the
-/// swizzle), (2) pack them into a `uint4` and store it with one 16-byte store.
+/// The kernel below is step 07's 16-byte path in row-major tile order (the `column_pairs` row
+/// of the chapter's ablation): tiles of 256 x 256 bytes (kSide<T> = 256 / sizeof(T) elements
+/// a side), 256 threads, V = 16 / sizeof(T) elements per 16-byte chunk. Done for you: the
+/// cp.async load phase, the barrier, the launcher and step 06's fallback for shapes and
+/// pointers that rule out 16-byte rows. Yours:
+///
+///   (1) slot(): where chunk c / V of tile row r lives in shared memory. As shipped it returns c
+///       (no swizzle): the load phase's 16-byte copies still work, but every read of the store
+///       phase piles up on a few banks. Keep each chunk whole (an element keeps its place in
+///       its chunk) and move whole chunks depending on the row, so that the store phase's
+///       column reads spread over all 32 banks.
+///   (2) the store phase's reads: one `Pair<T>` word (tile columns j and j + 1) from each of
+///       the V tile rows q * V .. q * V + V - 1, through your slot().
+///   (3) the store phase's writes: turn the V words into two 16-byte chunks (split_pairs()
+///       from kernel.cuh does that) and store them, with the evict-first hint, to output rows
+///       j and j + 1.
+///
+/// As shipped the store phase writes nothing, so the GPU tests fail; the CPU tests check
+/// slot() on the bank model (a kernel with bank conflicts still transposes correctly).
+/// A correct solution runs at about the `column_pairs` row of the chapter's ablation table
+/// (row-major tile order, no regions).
 ///
 /// Check your work (the tests fail until the TODOs are done right):
 ///
@@ -22,89 +36,94 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
 
-#include "06_padded/kernel.cuh"  // the fallback for shapes and pointers the 16-byte path cannot take
+#include "07_coarsen/kernel.cuh"  // kSide, kThreads, kChunks, Pair, split_pairs, rows_16_aligned, the fallback
+#include "tp/async.cuh"           // cp_async16, cp_async_wait_all, store16_evict_first
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
 namespace tp::step07::exercise {
 
-constexpr int kTileBytes = 256;  // a tile covers 256 bytes of kTileBytes / sizeof(T) input rows
-constexpr int kThreads = 256;    // threads per block
-
-/// Shared-memory column of tile element (r, c): chunk c / V of tile row r is stored at chunk
-/// (c / V) XOR ((r / V) mod 8), the element's place within its chunk is kept.
+/// Shared-memory column of tile element (r, c), r and c in [0, kSide<T>). A tile row is 256
+/// bytes: 16 chunks of V = 16 / sizeof(T) elements, chunk c / V holding columns c / V * V ..
 template <typename T>
 __host__ __device__ constexpr int slot(int r, int c) {
-  constexpr int kV = 16 / sizeof(T);
-  return c ^ (((r / kV) & 7) * kV);  // chunk ^ (r / V) % 8; same element within the chunk
+  constexpr int kV = 16 / sizeof(T);  // elements per 16-byte chunk
+  // TODO(1): return a column that
+  //          - keeps every chunk whole: slot(r, c) % kV == c % kV, and moves the chunks of
+  //            row r as one permutation of the row's 16 chunk positions (the cp.async copies
+  //            write whole chunks);
+  //          - puts the chunks that the store phase reads at once on different banks. A warp
+  //            reads, for one k, tile rows r = q * kV + k for q = 0 .. 15: rows kV apart. A
+  //            tile row is 256 bytes = 2 turns of the 32 banks, so with no swizzle all 16 rows
+  //            put column j on the same bank. 8 chunk positions make one turn of the banks.
+  //          Hint: step 06 used an XOR of the column with the row. Here, XOR the chunk number
+  //          with a value that changes from one group of kV rows to the next and takes 8
+  //          values; and an XOR with a multiple of kV moves whole chunks.
+  (void)r, (void)kV;  // delete this line when the TODO is done
+  return c;           // placeholder: no swizzle (correct results, conflicted reads)
 }
 
-/// One block moves one tile at a time (grid-stride over the tiles, in row-major order).
+/// Moves the tile whose corner is in[r0][c0] to out[c0][r0]. kEdge: the tile crosses the last
+/// row or column of the matrix, so every access is checked.
+template <typename T, bool kEdge>
+__device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
+                                          int cols, std::size_t r0, std::size_t c0) {
+  constexpr int kV = 16 / sizeof(T), kN = kSide<T>;
+  constexpr int kLoads = kN * kChunks / kThreads;  // chunks per thread: 4 float, 8 half, 2 double
+
+  // Load phase (done): thread idx copies chunk idx % 16 of tile row idx / 16 straight into
+  // shared memory, at the place your slot() gives.
+#pragma unroll
+  for (int i = 0; i < kLoads; ++i) {
+    const int idx = threadIdx.x + i * kThreads;
+    const int r = idx / kChunks, c = idx % kChunks * kV;  // tile row, first tile column of the chunk
+    if (kEdge && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
+    cp_async16(&tile[r * kN + slot<T>(r, c)], in + (r0 + r) * cols + c0 + c);  // in[r0 + r][c0 + c ..]
+  }
+  cp_async_wait_all();  // this thread's copies have landed
+  __syncthreads();      // and everyone else's
+
+  // Store phase: thread idx writes chunk q = idx % 16 of output rows j and j + 1 (j = 2 (idx /
+  // 16)): output columns r0 + q V .. r0 + q V + V - 1, i.e. tile rows q V .. q V + V - 1 of
+  // tile columns j and j + 1. A warp writes 256 bytes of each of 4 output rows.
+#pragma unroll 2
+  for (int i = 0; i < kLoads / 2; ++i) {
+    const int idx = threadIdx.x + i * kThreads;
+    const int q = idx % kChunks, j = 2 * (idx / kChunks);  // chunk, first of the two output rows
+    if (kEdge && (c0 + j >= std::size_t(cols) || r0 + q * kV >= std::size_t(rows))) continue;
+    T* p = out + (c0 + j) * rows + r0 + q * kV;  // out[c0 + j][r0 + q V ..], 16-byte aligned
+    Pair<T> w[kV];                               // one word per tile row: (column j, column j + 1)
+    // TODO(2): fill w[k], k = 0 .. kV - 1, with the two elements (tile row q * kV + k, tile
+    //          columns j and j + 1), read from shared memory as ONE Pair<T> each.
+    //          Hint: j is even and slot() keeps an element's place within its chunk, so the
+    //          two elements lie side by side, and the pair is aligned to its own size.
+    // TODO(3): split w into the chunk of output row c0 + j (the column-j elements) and the
+    //          chunk of output row c0 + j + 1 (the column-j + 1 elements), and store both with
+    //          the evict-first hint.
+    //          Hint: split_pairs<T>() and store16_evict_first() in kernel.cuh and tp/async.cuh;
+    //          output row c0 + j + 1 starts `rows` elements after output row c0 + j (cols is a
+    //          multiple of V, hence even: that row exists whenever row c0 + j does).
+    (void)p, (void)w;  // delete this line when the TODOs are done
+  }
+  __syncthreads();  // the tile is free for the next one
+}
+
+/// One block moves one tile at a time (grid-stride over the tiles, in row-major tile order).
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
-    coarsen16_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_x,
-                     std::size_t tiles) {
-  constexpr int kV = 16 / sizeof(T);             // elements per 16-byte chunk
-  constexpr int kCols = kTileBytes / sizeof(T);  // tile width: input columns = output rows
-  constexpr int kRows = kTileBytes / sizeof(T);  // tile height: input rows = output columns
-  constexpr int kChunks = kRows * kCols / kV / kThreads;  // 16-byte chunks per thread and phase
-
-  __shared__ uint4 smem[kRows * kCols * sizeof(T) / 16];  // uint4: 16-byte aligned rows
-  T* tile = reinterpret_cast<T*>(smem);                   // kRows x kCols elements, swizzled
-  auto at = [&](int r, int c) -> T& { return tile[r * kCols + slot<T>(r, c)]; };
-
+    pairs_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, std::size_t tiles_x,
+                 std::size_t tiles) {
+  constexpr int kN = kSide<T>;
+  __shared__ uint4 smem[kN * kN * sizeof(T) / 16];  // uint4: 16-byte aligned rows
+  T* tile = reinterpret_cast<T*>(smem);              // kN x kN elements, swizzled by slot()
   for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const std::size_t r0 = t / tiles_x * kRows;  // first input row = first output column
-    const std::size_t c0 = t % tiles_x * kCols;  // first input column = first output row
-    const T* src = in + r0 * cols + c0;          // the tile's corner in `in`
-    T* dst = out + c0 * rows + r0;               // the tile's corner in `out`
-
-    // Load phase: consecutive threads take consecutive 16-byte chunks along an input row. All
-    // kChunks loads are issued before the first shared-memory store: more bytes in flight.
-    uint4 chunk[kChunks];
-#pragma unroll
-    for (int i = 0; i < kChunks; ++i) {
-      const int idx = threadIdx.x + i * kThreads;
-      const int r = idx / (kCols / kV), c = idx % (kCols / kV) * kV;  // tile row, first column
-      if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
-      chunk[i] = *reinterpret_cast<const uint4*>(src + std::size_t(r) * cols + c);  // in[r0 + r][c0 + c ..]
+    const std::size_t r0 = t / tiles_x * kN, c0 = t % tiles_x * kN;  // row-major tile order
+    if (r0 + kN <= std::size_t(rows) && c0 + kN <= std::size_t(cols)) {
+      move_tile<T, false>(tile, out, in, rows, cols, r0, c0);
+    } else {
+      move_tile<T, true>(tile, out, in, rows, cols, r0, c0);
     }
-#pragma unroll
-    for (int i = 0; i < kChunks; ++i) {
-      const int idx = threadIdx.x + i * kThreads;
-      const int r = idx / (kCols / kV), c = idx % (kCols / kV) * kV;
-      if (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols)) continue;
-      *reinterpret_cast<uint4*>(&at(r, c)) = chunk[i];  // one 16-byte shared store
-    }
-    __syncthreads();
-
-    // Store phase: chunk q of output row c0 + j is out[c0 + j][r0 + q * V .. r0 + q * V + V - 1],
-    // i.e. tile column j, tile rows q * V .. q * V + V - 1. A warp takes 8 chunks (128 bytes)
-    // of 4 output rows: lanes 0-7 chunks q .. q + 7 of row j, lanes 8-15 the same of row j + 1...
-#pragma unroll 2
-    for (int i = 0; i < kChunks; ++i) {
-      const int idx = threadIdx.x + i * kThreads;
-      constexpr int kQ8 = kRows / kV / 8;                   // groups of 8 chunks along an output row
-      const int group = idx >> 5;                           // which warp-sized group of 8 chunks x 4 rows
-      const int q = (group % kQ8) * 8 + (idx & 7);          // chunk q of the tile's output row j
-      const int j = (group / kQ8) * 4 + ((idx >> 3) & 3);   // tile column j = output row c0 + j
-      if (c0 + j >= std::size_t(cols) || r0 + q * kV >= std::size_t(rows)) continue;
-      T* p = dst + std::size_t(j) * rows + q * kV;  // out[c0 + j][r0 + q * V], 16-byte aligned
-      T v[kV];        // the chunk's V elements, one from each of V tile rows
-      uint4 packed{};  // 16 bytes = four 32-bit registers
-      // TODO(1): read the chunk's elements: v[k] = tile element (row q * kV + k, column j), for
-      //          k = 0 .. kV - 1.
-      //          Hint: at(r, c) finds element (r, c) of the tile through the swizzle.
-      // TODO(2): copy the bits of v[0] .. v[kV - 1], in this order, into `packed`, and store
-      //          `packed` to p with ONE 16-byte store.
-      //          Hint: memcpy(&packed, v, sizeof(packed)); then reinterpret_cast p to uint4*
-      //          (the launcher chose this path only because every output row is 16-byte aligned).
-      (void)v, (void)packed, (void)p, (void)at;  // delete this line when the TODOs are done
-    }
-    __syncthreads();  // the tile is free for the next iteration
   }
 }
 
@@ -113,20 +132,14 @@ template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
-  constexpr int kV = 16 / sizeof(T);
-  // 16-byte path: every input and output row starts 16-byte aligned, i.e. the pointers are
-  // and rows and cols are multiples of V. This short version has no element path: anything
-  // else goes to step 06's padded transpose.
-  const bool wide = rows % kV == 0 && cols % kV == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
-                    reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  if (!wide) return tp::step06::transpose(out, in, rows, cols, stream);
-  constexpr int kCols = kTileBytes / sizeof(T), kRows = kTileBytes / sizeof(T);
-  const unsigned tiles_x = ceil_div(unsigned(cols), kCols);
-  const unsigned tiles_y = ceil_div(unsigned(rows), kRows);
-  const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
-  const unsigned blocks = unsigned(std::min<std::size_t>(tiles, INT_MAX));  // beyond: grid-stride loop
-  coarsen16_kernel<T><<<blocks, kThreads, 0, stream>>>(out, in, rows, cols, tiles_x, tiles);
-  TP_CHECK_LAUNCH("exercise::coarsen16_kernel");
+  // The 16-byte path needs every input and output row 16-byte aligned; anything else takes
+  // step 06's padded transpose.
+  if (!rows_16_aligned(out, in, rows, cols)) return transpose_elements(out, in, rows, cols, stream);
+  const std::size_t tiles_x = ceil_div(std::size_t(cols), std::size_t(kSide<T>));
+  const std::size_t tiles = tiles_x * ceil_div(std::size_t(rows), std::size_t(kSide<T>));
+  const unsigned blocks = unsigned(std::min<std::size_t>(tiles, INT_MAX));  // beyond: the grid-stride loop
+  pairs_kernel<T><<<blocks, kThreads, 0, stream>>>(out, in, rows, cols, tiles_x, tiles);
+  TP_CHECK_LAUNCH("exercise::pairs_kernel");
 }
 
 }  // namespace tp::step07::exercise

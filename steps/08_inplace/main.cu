@@ -1,5 +1,5 @@
 // 08_inplace: the in-place transpose beside step 07's out-of-place one, on the same n
-// (bytes counted the same: 2 x n x n x sizeof(T)), and the square grid its launch avoids.
+// (bytes counted the same: 2 x n x n x sizeof(T)).
 #include "08_inplace/exercise.cuh"
 #include "step_main.cuh"
 

@@ -1,9 +1,83 @@
-// Exercise 07: your 16-byte stores in steps/07_coarsen/exercise.cuh, against the CPU reference.
+// Exercise 07: your chunk swizzle and column-pair store phase in steps/07_coarsen/exercise.cuh.
 // Fails until the TODOs are done. Run: ctest --test-dir build -L exercise -R 07
+//
+// A kernel with bank conflicts still transposes correctly, so the output cannot tell whether
+// slot() is right: the first two tests check slot() itself on the CPU (no GPU needed), on the
+// bank model of tests/cpu/test_registry.cu (Step07.ColumnPairReadsAreConflictFree). The last
+// checks the kernel's result against the CPU reference.
+#include <gtest/gtest.h>
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <vector>
+
 #include "07_coarsen/exercise.cuh"
 #include "exercise_test.hpp"
 
 namespace {
+
+using tp::step07::exercise::slot;
+
+// Every tile row keeps all its elements (slot is a permutation of 0 .. kSide - 1), and every
+// element stays at its place within a 16-byte chunk (the cp.async copies move whole chunks).
+template <typename T>
+void expect_whole_chunks() {
+  constexpr int kV = 16 / sizeof(T), kN = 256 / sizeof(T);
+  for (int r = 0; r < kN; ++r) {
+    std::vector<int> seen(kN, 0);
+    for (int c = 0; c < kN; ++c) {
+      const int s = slot<T>(r, c);
+      ASSERT_TRUE(s >= 0 && s < kN) << sizeof(T) << "-byte type: slot(" << r << ", " << c << ") = " << s
+                                    << " is outside the tile row";
+      ASSERT_EQ(s % kV, c % kV) << sizeof(T) << "-byte type: slot(" << r << ", " << c << ") = " << s
+                                << " moves the element within its chunk (or splits the chunk)";
+      ++seen[s];
+    }
+    for (int s = 0; s < kN; ++s) {
+      ASSERT_EQ(seen[s], 1) << sizeof(T) << "-byte type, tile row " << r << ": slot " << s << " holds " << seen[s]
+                            << " elements, so the row is not a permutation";
+    }
+  }
+}
+
+// The store phase's reads: for its k-th read a warp's lane takes chunk q = lane % 16 of the
+// column pair j = 2 (lane / 16), i.e. one 2-element word of tile row q V + k. Counted per
+// bank: the distinct 4-byte words the warp touches there. The fewest possible: 2 for 4-byte
+// types (256 bytes = 2 turns of the banks), 4 for double (512 bytes), and 2 for 2-byte types
+// (their 128 bytes lie in 16 rows whose chunk positions cover 8 groups of 4 banks at best).
+template <typename T>
+void expect_conflict_free_pairs() {
+  constexpr int kV = 16 / sizeof(T), kN = 256 / sizeof(T), kWord = 2 * sizeof(T);
+  constexpr std::size_t kFewest = sizeof(T) == 8 ? 4 : 2;
+  for (int k = 0; k < kV; ++k) {
+    std::vector<std::vector<long>> words(32);  // distinct 4-byte words per bank
+    for (int lane = 0; lane < 32; ++lane) {
+      const int q = lane % 16, j = 2 * (lane / 16), r = q * kV + k;
+      const long byte = (long(r) * kN + slot<T>(r, j)) * long(sizeof(T));
+      for (long w = byte / 4; w < (byte + kWord) / 4; ++w) {
+        auto& bank = words[w % 32];
+        if (std::find(bank.begin(), bank.end(), w) == bank.end()) bank.push_back(w);
+      }
+    }
+    std::size_t most = 0;
+    for (const auto& bank : words) most = std::max(most, bank.size());
+    ASSERT_EQ(most, kFewest) << sizeof(T) << "-byte type, the store phase's read " << k << ": a bank serves " << most
+                             << " different 4-byte words (one wavefront each), where " << kFewest << " is the least";
+  }
+}
+
+TEST(Exercise07Coarsen, SlotKeepsChunksWholeAndPermutesEveryRow) {
+  expect_whole_chunks<__half>();
+  expect_whole_chunks<float>();
+  expect_whole_chunks<double>();
+}
+
+TEST(Exercise07Coarsen, ColumnPairReadsSpreadOverTheBanks) {
+  expect_conflict_free_pairs<__half>();
+  expect_conflict_free_pairs<float>();
+  expect_conflict_free_pairs<double>();
+}
 
 // The 16-byte path runs when rows and cols are multiples of V = 16 / sizeof(T) (2 for double,
 // 4 for float, 8 for __half and __nv_bfloat16): for every type at 8 x 8, 64 x 64, 72 x 1000,
