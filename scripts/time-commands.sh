@@ -42,5 +42,5 @@ if [ $ci = 1 ]; then
   tail -n 5 "$work/ci.log"
 fi
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
-lines+=("machine: $(nproc) cores, ${gpu:-no GPU}, commit $(git rev-parse --short=12 HEAD), $(date +%F)")
+lines+=("machine: $(nproc) cores, ${gpu:-no GPU}, commit ${TP_GIT_SHA:-$(git rev-parse --short=12 HEAD)}, $(date +%F)")
 printf '%s\n' "${lines[@]}" | tee ${report:+"$report"}
