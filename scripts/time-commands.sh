@@ -34,7 +34,7 @@ fi
 timed build "$repo" bash -c 'cmake -S . -B build && cmake --build build -j'
 timed tests "$repo" ctest --test-dir build --output-on-failure
 lines[-1]+=" ($(grep -E 'tests passed|tests failed' "$work/tests.log" | tail -n 1);"
-lines[-1]+=" $(grep -c 'Skipped' "$work/tests.log") skipped)"
+lines[-1]+=" $(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)' "$work/tests.log") skipped)"
 if [ $ci = 1 ]; then
   git clone -q . "$work/ci"
   [ -d ../shared ] && [ ! -e "$work/shared" ] && ln -s "$(cd ../shared && pwd)" "$work/shared"
