@@ -49,6 +49,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "07_coarsen/kernel.cuh"  // pitch_is_128k_multiple
+#include "tp/async.cuh"
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
@@ -145,12 +147,7 @@ __device__ __forceinline__ void cp_async_commit() {
 #endif
 }
 
-/// Waits for all of this thread's cp.async copies.
-__device__ __forceinline__ void cp_async_wait_all() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
+using tp::cp_async_wait_all;  // waits for all of this thread's cp.async copies
 
 /// Waits for this thread's cp.async groups except the latest one.
 __device__ __forceinline__ void cp_async_wait_prior() {
@@ -550,13 +547,9 @@ constexpr unsigned kColumnOrder = kRuns256 | kColumns;
 /// The headline's features: kColumnOrder, and the store phase reads column pairs.
 constexpr unsigned kHeadline = kColumnOrder | kPairs;
 
-/// Whether the rows of `in` lie a multiple of 128 KB apart. In column order, the blocks in
-/// flight read 256-byte pieces of the same rows; with such a pitch all those addresses agree
-/// in their low 17 bits, and DRAM serves them slowly (the lab chapter, "Regions").
-template <typename T>
-constexpr bool pitch_is_128k_multiple(int cols) {
-  return std::size_t(cols) * sizeof(T) % (128 * 1024) == 0;
-}
+/// The pitch rule (two regions where the rows of `in` lie a multiple of 128 KB apart) is
+/// step 07's: step07::pitch_is_128k_multiple.
+using step07::pitch_is_128k_multiple;
 
 /// Whether a matrix of `tiles` tiles gives the GPU fewer than 3 waves of blocks, a wave being
 /// 8 blocks of 256 threads per SM (the most an SM holds). The last wave is then a large part

@@ -1,8 +1,6 @@
 // The lab's cpu tests: the orders and derivations of its research kernels (no GPU needed).
 #include <gtest/gtest.h>
 
-#include <cuda_fp16.h>
-
 #include <cstddef>
 #include <vector>
 
@@ -103,18 +101,6 @@ TEST(LabCoarsen, SharedTilesAndRegionsFollowTheFeatures) {
   EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, false), 1);
   EXPECT_EQ(detail::tile_regions(kHeadline), 1u);
   EXPECT_EQ(detail::tile_regions(kHeadline | kInterleave), 2u);
-}
-
-// The record kernel takes two regions only where the rows of `in` lie a multiple of 128 KB
-// apart: the pitch in bytes, not the number of columns, decides.
-TEST(LabCoarsen, TwoRegionsWhereRowsAreAMultipleOf128KBApart) {
-  using tp::lab::coarsen::pitch_is_128k_multiple;
-  EXPECT_TRUE(pitch_is_128k_multiple<double>(16384));   // 128 KB
-  EXPECT_TRUE(pitch_is_128k_multiple<float>(32768));    // 128 KB
-  EXPECT_TRUE(pitch_is_128k_multiple<__half>(131072));  // 256 KB
-  EXPECT_FALSE(pitch_is_128k_multiple<float>(16384));   // 64 KB
-  EXPECT_FALSE(pitch_is_128k_multiple<double>(16416));  // 128 KB + 256 bytes
-  EXPECT_FALSE(pitch_is_128k_multiple<double>(8192));   // 64 KB
 }
 
 // The record kernel takes 128 x 128-byte tiles where 256 x 256-byte tiles would give fewer
