@@ -35,11 +35,20 @@ Doxygen's \\snippet uses):
     ...generated...
     <!-- /snippet -->
 
-    python3 plots/tables.py           rewrite every table and snippet in place
+A diff shows what one step changed in another's code: a unified diff, with every line of
+both as context, from the snippets of the first file (names joined by commas, in order) to
+those of the second:
+
+    <!-- diff steps/06_padded/kernel.cuh padded steps/07_coarsen/kernel.cuh tile,coarsen -->
+    ...generated...
+    <!-- /diff -->
+
+    python3 plots/tables.py           rewrite every table, snippet and diff in place
     python3 plots/tables.py --check   exit 1 if any table differs from what the CSVs give
 """
 import argparse
 import csv
+import difflib
 import os
 import re
 import sys
@@ -53,15 +62,32 @@ DOCS = [ROOT / "README.md", ROOT / "docs" / "method.md", *sorted((ROOT / "steps"
 NAV = re.compile(r"(<!-- nav -->\n)(?P<body>.*?)(<!-- /nav -->)", re.S)
 BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
 SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
+DIFF = re.compile(r"(<!-- diff (?P<old>\S+) (?P<old_names>\S+) (?P<new>\S+) (?P<new_names>\S+) -->\n)(?P<body>.*?)"
+                  r"(<!-- /diff -->)", re.S)
 
 
-def snippet(file, name):
+def snippet_lines(file, name):
+    """The lines of `file` between its two `// [name]` lines."""
     lines = (ROOT / file).read_text().split("\n")
     marks = [i for i, line in enumerate(lines) if line.strip() == f"// [{name}]"]
     if len(marks) != 2:
         raise SystemExit(f"tables.py: {file} needs exactly two '// [{name}]' lines, found {len(marks)}")
-    body = "\n".join(lines[marks[0] + 1:marks[1]])
+    return lines[marks[0] + 1:marks[1]]
+
+
+def snippet(file, name):
+    body = "\n".join(snippet_lines(file, name))
     return f"```cpp\n{body}\n```\n"
+
+
+def diff(old, old_names, new, new_names):
+    """Unified diff from the snippets `old_names` of `old` to `new_names` of `new`, whole."""
+    def lines(file, names):  # the snippets in order, a blank line between two
+        return [line for i, name in enumerate(names.split(",")) for line in [""] * (i > 0) + snippet_lines(file, name)]
+
+    a, b = lines(old, old_names), lines(new, new_names)
+    body = list(difflib.unified_diff(a, b, old, new, n=len(a) + len(b), lineterm=""))
+    return "```diff\n" + "\n".join(body) + "\n```\n"
 
 
 def newest_csv(source):
@@ -175,15 +201,16 @@ def main():
         new = BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
         new = NAV.sub(lambda m: m.group(1) + nav(doc) + m.group(3), new)
         new = SNIPPET.sub(lambda m: m.group(1) + snippet(m.group("file"), m.group("name")) + m.group(5), new)
+        new = DIFF.sub(lambda m: m.group(1) + diff(*m.group("old", "old_names", "new", "new_names")) + m.group(7), new)
         if new != text:
             stale.append(os.path.relpath(doc, ROOT))
             if not args.check:
                 doc.write_text(new)
     if args.check and stale:
-        print("generated tables or snippets are stale (run python3 plots/tables.py):", *stale, sep="\n  ")
+        print("generated tables, snippets or diffs are stale (run python3 plots/tables.py):", *stale, sep="\n  ")
         return 1
     if args.check:
-        print("all tables and snippets match docs/results and the sources")
+        print("all tables, snippets and diffs match docs/results and the sources")
     else:
         print("rewrote: " + (", ".join(map(str, stale)) or "nothing (all up to date)"))
     return 0

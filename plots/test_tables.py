@@ -73,6 +73,21 @@ class Check(unittest.TestCase):
             self.assertNotIn("typed", doc.read_text())
 
 
+class Diff(unittest.TestCase):
+    def test_diff_marks_removed_added_and_kept_lines_of_the_snippets(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = pathlib.Path(tmp)
+            (root / "a.cuh").write_text("x\n// [k]\nkeep();\nold();\n// [k]\n")
+            (root / "b.cuh").write_text("// [h]\nhead();\n// [h]\n// [k]\nkeep();\nnew();\n// [k]\n")
+            with mock.patch.object(tables, "ROOT", root):
+                text = tables.diff("a.cuh", "k", "b.cuh", "h,k")
+        lines = text.split("\n")
+        self.assertEqual(lines[0], "```diff")
+        self.assertEqual(lines[1:3], ["--- a.cuh", "+++ b.cuh"])
+        self.assertEqual(lines[4:9], ["+head();", "+", " keep();", "-old();", "+new();"])
+        self.assertNotIn(" x", lines)  # only the snippets, not the rest of the file
+
+
 class Navigation(unittest.TestCase):
     def test_chapter_links_to_its_neighbours_and_the_contents(self):
         docs = [p for p, _ in tables.chapters()]

@@ -18,7 +18,8 @@
 # 4. Results, as CSV in RESULTS_DIR named <source>_<gpu>_<date>.csv: the tour and every step
 #    binary (all dtypes); the lab's programs (lab part); the tour over sizes that cross the L2 size, with cold L2
 #    (sweep_cold) and warm L2 (sweep_warm); Nsight Compute metrics of every kernel (ncu, and
-#    ncu_double16384), and of a few at the 11584 square and its neighbours (ncu_11584).
+#    ncu_double16384), of steps 06 to 08 (ncu_0708), and of a few at the 11584 square and its
+#    neighbours (ncu_11584).
 # 5. compute-sanitizer memcheck, racecheck and synccheck over the gpu test suite: 0 errors.
 # Prints a summary last (with each part's seconds); exits non-zero if any check failed.
 set -uo pipefail
@@ -145,6 +146,9 @@ if want profile; then
   # (the 128 KB pitch); the 11584 square and its neighbours (chapter 07).
   profile_as ncu --sizes 8192 --dtype float,half
   profile_as ncu_double16384 --sizes 16384 --dtype double
+  # Steps 06 to 08 at the current commit: step 07's ablation rows and step 08 (chapters 07, 08).
+  profile_as ncu_0708 --sizes 8192 --dtype float,half \
+    --kernels copy_vec16,padded_32x8,tile256B_elem,tile256B_vec16,evict_first_stores,cp_async,column_pairs,coarsen,inplace
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
     --kernels copy_vec16,column_pairs,coarsen
 fi

@@ -6,6 +6,7 @@
 #
 #   scripts/time-commands.sh [--ci] [REPORT]     REPORT: where the summary is also written
 #   scripts/time-commands.sh --in-place [REPORT] build and test in this tree (build/), no clone
+#   TIMES_LOGS=DIR scripts/time-commands.sh ...  also keep each command's full log in DIR
 # Prints one line per command (seconds, exit status, ctest's counts) and the machine last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,7 @@ if [ $ci = 1 ]; then
   timed ci "$work/ci" bash .ci/run
   tail -n 5 "$work/ci.log"
 fi
+[ -n "${TIMES_LOGS:-}" ] && mkdir -p "$TIMES_LOGS" && cp "$work"/*.log "$TIMES_LOGS"/
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 lines+=("machine: $(nproc) cores, ${gpu:-no GPU}, commit ${TP_GIT_SHA:-$(git rev-parse --short=12 HEAD)}, $(date +%F)")
 printf '%s\n' "${lines[@]}" | tee ${report:+"$report"}

@@ -54,11 +54,11 @@ __host__ __device__ constexpr int slot(int r, int c) {
 }
 // [slot]
 
+// [split]
 /// Two adjacent elements of a tile row, read as one word: tile columns j and j + 1.
 template <typename T>
 using Pair = std::conditional_t<sizeof(T) == 2, unsigned, std::conditional_t<sizeof(T) == 4, uint2, uint4>>;
 
-// [split]
 /// V words of column pairs (word k from tile row k of a chunk) -> chunk `first` (the low
 /// elements: tile column j) and chunk `second` (the high elements: tile column j + 1).
 template <typename T>
