@@ -84,15 +84,17 @@ CompareResult Case::verify_inplace_state(cudaStream_t stream) {
 
 CompareResult Case::compare_output(const std::vector<unsigned char>& want, bool transposed, cudaStream_t stream) {
   TP_CUDA_CHECK(cudaStreamSynchronize(stream));
-  std::vector<unsigned char> got(bytes_);
-  d_out_.download(got.data(), bytes_);
+  // One host buffer for every comparison of the case: a large case (gigabytes) then pays
+  // for allocating and first touching it once, not once per kernel.
+  if (!got_) got_.reset(new unsigned char[bytes_]);  // not value-initialised: no memset of gigabytes
+  d_out_.download(got_.get(), bytes_);
   // The output of a transpose is cols x rows.
   const long long out_rows = transposed ? shape_.cols : shape_.rows;
   const long long out_cols = transposed ? shape_.rows : shape_.cols;
   return dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);
     return compare_bits(reinterpret_cast<const T*>(want.data()),
-                        reinterpret_cast<const T*>(got.data()), out_rows, out_cols);
+                        reinterpret_cast<const T*>(got_.get()), out_rows, out_cols);
   });
 }
 

@@ -102,6 +102,7 @@ class Case {
   std::vector<unsigned char> input_;
   std::vector<unsigned char> transposed_;  // computed on first use
   DeviceBuffer d_in_, d_out_;
+  std::unique_ptr<unsigned char[]> got_;  // the downloaded output, allocated once (left uninitialised)
   long long inplace_launches_ = 0;  // in-place transposes applied to d_out_ since verify()
 };
 
