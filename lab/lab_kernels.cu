@@ -8,6 +8,7 @@
 #include "coarsen_lab.cuh"
 #include "inplace_lab.cuh"
 #include "launchers.hpp"
+#include "record.hpp"
 
 namespace tp::lab {
 
@@ -25,7 +26,7 @@ std::vector<Kernel> coarsen_kernels() {
   using namespace coarsen;
   namespace ab = step07::ablation;
   auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose, launch); };
-  return {row("record", TP_LAUNCHER(transpose_record)),
+  return {record_kernel(),
           row("evict_first_loads", TP_LAUNCHER(ab::transpose<ab::EvictFirstLoads>)),
           row("evict_first_both", TP_LAUNCHER(ab::transpose<EvictFirstBoth>)),
           row("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),

@@ -123,9 +123,9 @@ if want results; then
   fi
 fi
 if want lab; then
-  run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384
+  run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384,4896,4899
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
-  run lab_tune lab_tune --dtype all --sizes 8192,16384
+  run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384
 fi
 profile_as() {  # profile_as SOURCE ARGS...: scripts/profile.sh with profile_once ARGS -> results/SOURCE_gpu_day.csv

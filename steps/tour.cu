@@ -1,5 +1,6 @@
 // tour: every registered step in order, beside cudaMemcpy (the ceiling) and cuBLAS; the
-// out-of-place steps, then the libraries, then the in-place step (square shapes only).
+// out-of-place steps, the lab's record kernel (lab/README.md), the libraries, then the in-place
+// step (square shapes only).
 //
 //   build/bin/tour                       fp32 at 2048, 4096, 8192, 16384 square
 //   build/bin/tour --dtype all --csv results.csv
@@ -10,24 +11,28 @@
 #include <utility>
 #include <vector>
 
+#include "record.hpp"
 #include "references.cuh"
 #include "launchers.hpp"
 #include "registry.hpp"
 
 namespace {
 
-// One case's progression: each step's headline kernel, then the library references.
+// One case's progression: each step's headline kernel, then the library references. The lab's
+// row is compared with the step before it but is not a step itself.
 void print_case(const std::vector<tp::Measurement>& results) {
   tp::Table table({"step", "kernel", "ms", "GB/s", "% memcpy", "x prev step", "x first transpose"}, 2);
   const tp::Measurement* prev_step = nullptr;
   const tp::Measurement* first_transpose = nullptr;
   std::string failures;
   for (const tp::Measurement& m : results) {
-    const bool is_step = m.kernel->step != "ref";
+    const bool is_lab = m.kernel->step == "lab";
+    const bool is_step = m.kernel->step != "ref" && !is_lab;
     if (is_step && !first_transpose && m.kernel->op == tp::Op::transpose) first_transpose = &m;
     table.add_row({m.kernel->step, m.kernel->name, tp::cell(m, m.stats.median_ms, "%.4f"),
                    tp::cell(m, m.gbps, "%.1f"), tp::cell(m, m.pct_of_memcpy, "%.1f%%"),
-                   is_step ? tp::speedup_cell(m, prev_step) : "-", tp::speedup_cell(m, first_transpose)});
+                   is_step || is_lab ? tp::speedup_cell(m, prev_step) : "-",
+                   tp::speedup_cell(m, first_transpose)});
     if (is_step) prev_step = &m;
     if (!m.verified()) failures += m.kernel->name + ": " + m.check.describe() + "\n";
   }
@@ -81,6 +86,7 @@ int main(int argc, char** argv) {
     for (tp::Kernel& k : tp::registry::all()) {
       if (k.in_tour) (k.op == tp::Op::transpose_inplace ? inplace : kernels).push_back(std::move(k));
     }
+    kernels.push_back(tp::lab::record_kernel());  // the lab's fastest, after the main line
     for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
     for (tp::Kernel& k : inplace) kernels.push_back(std::move(k));
 
