@@ -145,7 +145,7 @@ if want profile; then
   # Every kernel at 8192 (the chapters' profiler tables); every kernel for double at 16384
   # (the 128 KB pitch); the 11584 square and its neighbours (chapter 07).
   profile_as ncu --sizes 8192 --dtype float,half
-  profile_as ncu_double16384 --sizes 16384 --dtype double
+  PROFILE_ONCE=lab_profile_once profile_as ncu_double16384 --sizes 16384 --dtype double
   # Steps 06 to 08 at the current commit: step 07's ablation rows and step 08 (chapters 07, 08).
   profile_as ncu_0708 --sizes 8192 --dtype float,half \
     --kernels copy_vec16,padded_32x8,tile256B_elem,tile256B_vec16,evict_first_stores,cp_async,column_pairs,coarsen,inplace

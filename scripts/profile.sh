@@ -7,6 +7,7 @@
 #   scripts/profile.sh [BUILD_DIR] [RESULTS_DIR] [LOG_DIR] [-- profile_once options]
 #   scripts/profile.sh build docs/results /tmp -- --sizes 4096 --dtype float
 #   scripts/profile.sh build /tmp/ncu /tmp/logs -- --sizes 11584 --dtype half --kernels copy_vec16,coarsen
+#   PROFILE_ONCE=lab_profile_once scripts/profile.sh ...   the lab's kernels too (-DTP_LAB=ON)
 #
 # Defaults: build, docs/results, a temporary folder; one large shape (8192 x 8192), float and
 # half. The GPU's clocks are left alone (--clock-control none), so the profiler sees the clocks
@@ -21,11 +22,12 @@ command -v ncu >/dev/null || { echo "profile.sh: ncu (Nsight Compute) is not on 
 mkdir -p "$results" "$logs"
 
 metrics=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import ncu_to_csv; print(",".join(ncu_to_csv.METRICS.values()))')
-cmake --build "$build" --target profile_once >/dev/null
+program=${PROFILE_ONCE:-profile_once}
+cmake --build "$build" --target "$program" >/dev/null
 
 echo "profile.sh: profiling ${args[*]} (report: $logs/profile.ncu-rep)" >&2
 ncu --clock-control none --metrics "$metrics" -f -o "$logs/profile" \
-    "$build/bin/profile_once" "${args[@]}" > "$logs/launches.txt"
+    "$build/bin/$program" "${args[@]}" > "$logs/launches.txt"
 ncu --import "$logs/profile.ncu-rep" --csv --page raw --print-units base \
     --print-kernel-base function > "$logs/ncu_raw.csv"
 
