@@ -41,12 +41,21 @@ METRICS = {
     "l2_bytes": "device__attribute_l2_cache_size",
 }
 
+# Warp-state sampling: per cycle in which a warp scheduler issued, how many of its warps were
+# stalled for each reason (Nsight Compute's "Warp State Statistics"). The reasons a transpose
+# meets: waiting for global memory (long scoreboard), for shared memory (short scoreboard),
+# for a full shared-memory queue (MIO throttle), for a full global-memory queue (LG throttle),
+# at a barrier (__syncthreads), and after EXIT for outstanding stores (drain).
+STALLS = {f"stall_{reason}": f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio"
+          for reason in ("long_scoreboard", "short_scoreboard", "mio_throttle", "lg_throttle", "barrier", "drain")}
+METRICS.update(STALLS)
+
 COLUMNS = ["gpu", "cc", "cuda", "git_sha", "step", "kernel", "dtype", "rows", "cols", "function",
            "block_size", "grid_size", "registers", "shared_bytes", "occupancy_pct",
            "ld_sectors_per_req", "st_sectors_per_req", "ld_sector_use_pct", "st_sector_use_pct",
            "smem_ld_wavefronts_per_req", "smem_st_wavefronts_per_req", "smem_bank_conflicts",
            "dram_read_bytes", "dram_write_bytes", "ideal_bytes", "dram_read_vs_ideal",
-           "dram_write_vs_ideal", "dram_pct_of_peak", "l2_hit_pct", "duration_us", "l2_bytes"]
+           "dram_write_vs_ideal", "dram_pct_of_peak", "l2_hit_pct", "duration_us", "l2_bytes", *STALLS]
 
 DTYPE_BYTES = {"float": 4, "double": 8, "half": 2, "bf16": 2}
 
@@ -117,6 +126,7 @@ def convert(device, launch, metrics, function):
         "dram_pct_of_peak": fmt(m["dram_pct_of_peak"]), "l2_hit_pct": fmt(m["l2_hit_pct"]),
         "duration_us": fmt(m["duration_ns"] / 1e3 if m["duration_ns"] is not None else None, 2),
         "l2_bytes": fmt(m["l2_bytes"], 0),
+        **{name: fmt(m[name], 2) for name in STALLS},
     }
 
 

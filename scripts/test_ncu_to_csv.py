@@ -32,7 +32,8 @@ def raw_report(values):
 M = ncu_to_csv.METRICS
 COPY = {M["ld_sectors"]: "1,024", M["ld_requests"]: "256", M["st_sectors"]: "1,024", M["st_requests"]: "256",
         M["dram_read_bytes"]: "8,192", M["dram_write_bytes"]: "16384", M["registers"]: "16",
-        M["duration_ns"]: "2500", M["l2_bytes"]: "52428800"}
+        M["duration_ns"]: "2500", M["l2_bytes"]: "52428800", M["stall_long_scoreboard"]: "7.25",
+        M["stall_barrier"]: "0"}
 GEAM = {M["smem_ld_requests"]: "100", M["smem_ld_wavefronts"]: "3200", M["smem_st_requests"]: "100",
         M["smem_st_wavefronts"]: "100", M["smem_ld_conflicts"]: "3100", M["ld_requests"]: "0"}
 
@@ -64,6 +65,8 @@ class NcuToCsv(unittest.TestCase):
         self.assertEqual(geam["smem_ld_wavefronts_per_req"], "32.00")
         self.assertEqual(geam["smem_bank_conflicts"], "3100")
         self.assertEqual(geam["ld_sectors_per_req"], "")           # no requests: no ratio
+        self.assertEqual(copy["stall_long_scoreboard"], "7.25")    # warps waiting on global memory
+        self.assertEqual(copy["stall_barrier"], "0.00")
 
     def test_refuses_to_guess_when_counts_differ(self):
         run, _ = self.convert([("copy_2d_kernel", COPY)])
