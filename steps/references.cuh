@@ -37,6 +37,7 @@ class CublasHandle {
   cublasHandle_t handle_ = nullptr;
 };
 
+// [geam]
 /// C = alpha * op(A) + beta * op(B) with op(A) = A^T, alpha = 1, beta = 0. cuBLAS is
 /// column-major: our row-major rows x cols input is its cols x rows matrix A (lda = cols),
 /// and our cols x rows output is its rows x cols matrix C (ldc = rows). B is C (allowed
@@ -52,6 +53,7 @@ void geam_transpose(cublasHandle_t handle, Geam geam, const char* name, T* out, 
                     rows, out, rows),
                name);
 }
+// [geam]
 
 /// cublasSgeam / cublasDgeam as a transpose (float and double only).
 inline Kernel cublas_geam(cublasHandle_t handle) {
