@@ -103,6 +103,7 @@ if want results; then
   # 16384 (the odd ones take the element path). Step 08 (in place,
   # beside 07) for every type.
   step_wanted 00_copy && run 00_copy 00_copy --dtype all
+  step_wanted 00_copy && run latency 00_latency  # the DRAM latency of chapter 00's prediction
   for step in steps/[0-9][0-9]_*/; do
     name=$(basename "$step")
     [ "$name" = 00_copy ] && continue

@@ -1,0 +1,109 @@
+// 00_latency: the memory latency that Little's law needs (chapter 00, "Prediction"). One thread
+// follows a chain of pointers through a buffer five times the size of L2, in a random order
+// that visits every 128-byte line once per lap: each load waits for the one before it and
+// misses L2, so the time per load is the DRAM latency of an otherwise idle GPU.
+//
+//   build/bin/00_latency                      print the latency
+//   build/bin/00_latency --csv latency.csv    and append it to a CSV file
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tp/buffer.hpp"
+#include "tp/device.hpp"
+#include "tp/error.hpp"
+#include "tp/harness.hpp"
+#include "tp/report.hpp"
+
+namespace {
+
+constexpr std::size_t kLineWords = 128 / sizeof(unsigned long long);  // one pointer per 128-byte line
+
+/// One thread: p = next[p], `steps` times. The loads depend on each other, so exactly one is
+/// in flight at any moment.
+__global__ void chase(const unsigned long long* next, long long steps, unsigned long long* end) {
+  unsigned long long p = 0;
+  for (long long i = 0; i < steps; ++i) p = next[p];
+  *end = p;  // the result is used, so the chain cannot be optimised away
+}
+
+/// A random cycle through all `lines` lines (Sattolo's algorithm): next[line i] = line j.
+std::vector<unsigned long long> random_cycle(std::size_t lines) {
+  std::vector<std::size_t> order(lines);
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::mt19937_64 rng(2026);
+  for (std::size_t i = lines - 1; i > 0; --i) {
+    std::swap(order[i], order[std::uniform_int_distribution<std::size_t>(0, i - 1)(rng)]);
+  }
+  std::vector<unsigned long long> next(lines * kLineWords, 0);
+  for (std::size_t i = 0; i < lines; ++i) next[i * kLineWords] = order[i] * kLineWords;
+  return next;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tp::guarded_main([&] {
+    CLI::App app{"Step 00: DRAM latency by pointer chasing (one load in flight on the whole GPU)"};
+    std::string csv;
+    app.add_option("--csv", csv, "append the result to this CSV file");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+      std::printf("%s", app.help().c_str());
+      return 0;
+    } catch (const CLI::ParseError& e) {
+      throw tp::UsageError(e.what());
+    }
+    tp::require_device();
+    TP_CUDA_CHECK(cudaSetDevice(0));
+    const tp::DeviceInfo device = tp::query_device(0);
+    int threads_per_sm = 0;
+    TP_CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+
+    const std::size_t bytes = std::max<std::size_t>(std::size_t(256) << 20, 5 * device.l2_bytes);
+    const std::size_t lines = bytes / 128;
+    const std::vector<unsigned long long> next = random_cycle(lines);
+    tp::DeviceBuffer d_next(bytes), d_end(sizeof(unsigned long long));
+    d_next.upload(next.data(), bytes);
+    auto* chain = static_cast<const unsigned long long*>(d_next.data());
+    auto* end = static_cast<unsigned long long*>(d_end.data());
+
+    chase<<<1, 1>>>(chain, (long long)lines, end);  // one lap: warms the page tables
+    TP_CHECK_LAUNCH("chase");
+    TP_CUDA_CHECK(cudaDeviceSynchronize());
+    cudaEvent_t start, stop;
+    TP_CUDA_CHECK(cudaEventCreate(&start));
+    TP_CUDA_CHECK(cudaEventCreate(&stop));
+    TP_CUDA_CHECK(cudaEventRecord(start));
+    chase<<<1, 1>>>(chain, (long long)lines, end);  // the timed lap: every line misses L2 again
+    TP_CHECK_LAUNCH("chase");
+    TP_CUDA_CHECK(cudaEventRecord(stop));
+    TP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    TP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    TP_CUDA_CHECK(cudaEventDestroy(start));
+    TP_CUDA_CHECK(cudaEventDestroy(stop));
+    const double ns = ms * 1e6 / double(lines);
+
+    std::printf("%s\n%zu dependent loads over %.0f MB: %.0f ns per load (DRAM latency, idle GPU)\n",
+                device.summary().c_str(), lines, bytes / 1e6, ns);
+    if (!csv.empty()) {
+      std::ifstream existing(csv);
+      const bool fresh = !existing.good() || existing.peek() == std::ifstream::traits_type::eof();
+      std::ofstream out(csv, std::ios::app);
+      if (!out) throw tp::UsageError("--csv: cannot open " + csv + " for writing");
+      if (fresh) out << "gpu,cc,cuda,git_sha,sms,threads_per_sm,l2_bytes,buffer_bytes,loads,ns_per_load\n";
+      out << device.name << ',' << device.cc() << ',' << device.cuda() << ',' << tp::git_sha() << ','
+          << device.sms << ',' << threads_per_sm << ',' << device.l2_bytes << ',' << bytes << ',' << lines
+          << ',' << tp::format("%.1f", ns) << '\n';
+    }
+    return 0;
+  });
+}
