@@ -102,7 +102,8 @@ def load(source):
     path = newest_csv(source)
     rows = list(csv.DictReader(path.open()))
     for r in rows:
-        r["shape"] = f"{r['rows']}x{r['cols']}"
+        if "rows" in r:  # a results CSV; other programs' CSVs (00_latency) have no shape
+            r["shape"] = f"{r['rows']}x{r['cols']}"
         if "bytes" in r:
             r["mb"] = f"{int(r['bytes']) / 1e6:.1f}"
     return path, rows
@@ -135,6 +136,8 @@ def caption(spec, first, sources):
     where = f"{first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}"
     if spec["source"].startswith("ncu"):
         return f"*Nsight Compute, one launch per kernel (caches flushed before it, clocks as they are); {where}; from {sources}.*"
+    if "reps" not in first:  # not a benchmark's CSV (e.g. 00_latency's): no repetitions to state
+        return f"*{where}; from {sources}.*"
     what = LABELS.get(spec["value"], spec["value"])
     runs = "warm-L2 runs" if "warm" in spec["source"] else "cold-L2 runs"
     return f"*{what}; {where}, median of {first['reps']} {runs}; from {sources}.*"

@@ -46,6 +46,16 @@ class Render(unittest.TestCase):
         text = tables.render("source=ncu cols=kernel values=registers dtype_eq=float kernel_in=copy_vec16,cublas_geam")
         self.assertTrue(text.startswith("| metric | copy_vec16 | cublas_geam |\n"))
 
+    def test_a_program_csv_without_shapes_or_repetitions(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (pathlib.Path(tmp) / "latency_gpu_2026-01-01.csv").write_text(
+                "gpu,cc,cuda,git_sha,sms,ns_per_load\nTest GPU,9.0,13.0,abc,132,350.6\n")
+            with mock.patch.object(tables, "RESULTS", pathlib.Path(tmp)):
+                text = tables.render("source=latency cols=gpu values=ns_per_load,sms")
+        self.assertIn("| ns_per_load | 350.6 |", text)
+        self.assertIn("*Test GPU, CUDA 13.0, commit abc; from", text)
+        self.assertNotIn("median", text)
+
     def test_failed_verification_shows_as_failed(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "tour_gpu_2026-01-01.csv"
