@@ -26,10 +26,13 @@ namespace {
 constexpr std::size_t kLineWords = 128 / sizeof(unsigned long long);  // one pointer per 128-byte line
 
 /// One thread: p = next[p], `steps` times. The loads depend on each other, so exactly one is
-/// in flight at any moment.
-__global__ void chase(const unsigned long long* next, long long steps, unsigned long long* end) {
+/// in flight at any moment. `cycles`: SM clock cycles the chain took (with the time, the clock).
+__global__ void chase(const unsigned long long* next, long long steps, unsigned long long* end,
+                      long long* cycles) {
   unsigned long long p = 0;
+  const long long t0 = clock64();
   for (long long i = 0; i < steps; ++i) p = next[p];
+  *cycles = clock64() - t0;
   *end = p;  // the result is used, so the chain cannot be optimised away
 }
 
@@ -70,19 +73,20 @@ int main(int argc, char** argv) {
     const std::size_t bytes = std::max<std::size_t>(std::size_t(256) << 20, 5 * device.l2_bytes);
     const std::size_t lines = bytes / 128;
     const std::vector<unsigned long long> next = random_cycle(lines);
-    tp::DeviceBuffer d_next(bytes), d_end(sizeof(unsigned long long));
+    tp::DeviceBuffer d_next(bytes), d_end(sizeof(unsigned long long)), d_cycles(sizeof(long long));
     d_next.upload(next.data(), bytes);
     auto* chain = static_cast<const unsigned long long*>(d_next.data());
     auto* end = static_cast<unsigned long long*>(d_end.data());
+    auto* cycles = static_cast<long long*>(d_cycles.data());
 
-    chase<<<1, 1>>>(chain, (long long)lines, end);  // one lap: warms the page tables
+    chase<<<1, 1>>>(chain, (long long)lines, end, cycles);  // one lap: warms the page tables
     TP_CHECK_LAUNCH("chase");
     TP_CUDA_CHECK(cudaDeviceSynchronize());
     cudaEvent_t start, stop;
     TP_CUDA_CHECK(cudaEventCreate(&start));
     TP_CUDA_CHECK(cudaEventCreate(&stop));
     TP_CUDA_CHECK(cudaEventRecord(start));
-    chase<<<1, 1>>>(chain, (long long)lines, end);  // the timed lap: every line misses L2 again
+    chase<<<1, 1>>>(chain, (long long)lines, end, cycles);  // the timed lap: every line misses L2 again
     TP_CHECK_LAUNCH("chase");
     TP_CUDA_CHECK(cudaEventRecord(stop));
     TP_CUDA_CHECK(cudaEventSynchronize(stop));
@@ -91,18 +95,21 @@ int main(int argc, char** argv) {
     TP_CUDA_CHECK(cudaEventDestroy(start));
     TP_CUDA_CHECK(cudaEventDestroy(stop));
     const double ns = ms * 1e6 / double(lines);
+    long long timed_cycles = 0;
+    d_cycles.download(&timed_cycles, sizeof(timed_cycles));
+    const double mhz = double(timed_cycles) / (ms * 1e3);  // cycles per microsecond
 
-    std::printf("%s\n%zu dependent loads over %.0f MB: %.0f ns per load (DRAM latency, idle GPU)\n",
-                device.summary().c_str(), lines, bytes / 1e6, ns);
+    std::printf("%s\n%zu dependent loads over %.0f MB: %.0f ns per load (DRAM latency, idle GPU); "
+                "SM clock %.0f MHz\n", device.summary().c_str(), lines, bytes / 1e6, ns, mhz);
     if (!csv.empty()) {
       std::ifstream existing(csv);
       const bool fresh = !existing.good() || existing.peek() == std::ifstream::traits_type::eof();
       std::ofstream out(csv, std::ios::app);
       if (!out) throw tp::UsageError("--csv: cannot open " + csv + " for writing");
-      if (fresh) out << "gpu,cc,cuda,git_sha,sms,threads_per_sm,l2_bytes,buffer_bytes,loads,ns_per_load\n";
+      if (fresh) out << "gpu,cc,cuda,git_sha,sms,threads_per_sm,l2_bytes,buffer_bytes,loads,ns_per_load,sm_mhz\n";
       out << device.name << ',' << device.cc() << ',' << device.cuda() << ',' << tp::git_sha() << ','
           << device.sms << ',' << threads_per_sm << ',' << device.l2_bytes << ',' << bytes << ',' << lines
-          << ',' << tp::format("%.1f", ns) << '\n';
+          << ',' << tp::format("%.1f", ns) << ',' << tp::format("%.0f", mhz) << '\n';
     }
     return 0;
   });
