@@ -137,5 +137,119 @@ class Banks(unittest.TestCase):
             access.smem_word(0, 0, "diagonal")
 
 
+def assert_transposes(case, pairs, rows, cols):
+    """pairs: (input offset, output offset) of every element moved; `in` is rows x cols."""
+    written = set()
+    for src, dst in pairs:
+        r, c = divmod(src, cols)
+        case.assertEqual(divmod(dst, rows), (c, r), f"in[{src}] stored to out[{dst}]")
+        case.assertNotIn(dst, written)
+        written.add(dst)
+    case.assertEqual(len(written), rows * cols)
+
+
+class ElementTypes(unittest.TestCase):
+    """The other element types: index maths of the vector and unrolled kernels, sectors and
+    shared-memory wavefronts per request for float, double, half and bf16."""
+
+    def test_vector_sectors(self):
+        self.assertEqual(access.sectors([0], 4, width=4), [0])        # 16 bytes: half a sector
+        self.assertEqual(access.sectors([0, 4], 4, width=4), [0])     # two lanes, one sector
+        self.assertEqual(access.sectors([6], 4, width=4), [0, 1])     # bytes 24..39 straddle two
+        self.assertEqual(access.sectors(range(0, 64, 2), 8, width=2), list(range(16)))  # 512 B
+
+    def test_vec_elements(self):
+        self.assertEqual({d: access.vec_elements(b) for d, b in access.DTYPE_BYTES.items()},
+                         {"float": 4, "double": 2, "half": 8, "bf16": 8})
+        with self.assertRaises(ValueError):
+            access.vec_elements(3)
+
+    def test_copy_vec16_copies_contiguous_vectors(self):
+        for b in set(access.DTYPE_BYTES.values()):
+            v = access.vec_elements(b)
+            moved = []
+            for block in range(2):
+                for warp in range(access.VEC_THREADS // access.WARP):
+                    a = access.copy_vec16(block, warp, b)
+                    self.assertEqual(a.load, a.store)
+                    self.assertEqual(len(access.sectors(a.load, b, a.load_width)), 16)  # 512 B
+                    moved += [o + e for o in a.load for e in range(a.load_width)]
+            self.assertEqual(moved, list(range(2 * access.VEC_THREADS * v)), b)
+
+    def test_unroll_transposes(self):
+        for K, cols in ((1, COLS), (2, COLS), (4, COLS), (8, 128)):
+            pairs = []
+            for bx in range(ROWS // 32):
+                for by in range(cols // (8 * K)):
+                    for ty in range(access.BLOCK_Y):
+                        for k in range(K):
+                            a = access.unroll(bx, by, ty, k, K, ROWS, cols)
+                            pairs += zip(a.load, a.store)
+            assert_transposes(self, pairs, ROWS, cols)
+
+    def test_unroll1_is_naive_col(self):
+        for w in warps(ROWS // 32, COLS // 8):
+            self.assertEqual(access.unroll(k=0, K=1, rows=ROWS, cols=COLS, **w),
+                             access.naive_col(rows=ROWS, cols=COLS, **w))
+
+    def test_vec16_store_transposes(self):
+        for b in set(access.DTYPE_BYTES.values()):
+            v = access.vec_elements(b)
+            rows, cols = 2 * 32 * v, 16  # two blocks of 32 chunks along an output row
+            pairs = []
+            for bx in range(2):
+                for by in range(cols // 8):
+                    for ty in range(access.BLOCK_Y):
+                        for k in range(v):  # v[k] = src[k * cols]; the store puts v[k] at dst + k
+                            a = access.vec16_store(bx, by, ty, k, rows, cols, b)
+                            self.assertEqual(a.store_width, v)
+                            pairs += [(src, dst + k) for src, dst in zip(a.load, a.store)]
+            assert_transposes(self, pairs, rows, cols)
+
+    def test_sectors_per_request(self):
+        expected = {  # kernel: {elem_bytes: (load, store)}
+            "copy_2d":     {4: (4, 4), 8: (8, 8), 2: (2, 2)},
+            "copy_vec16":  {4: (16, 16), 8: (16, 16), 2: (16, 16)},
+            "naive_row":   {4: (4, 32), 8: (8, 32), 2: (2, 32)},
+            "naive_col":   {4: (32, 4), 8: (32, 8), 2: (32, 2)},
+            "unroll4":     {4: (32, 4), 8: (32, 8), 2: (32, 2)},
+            "vec16_store": {4: (32, 16), 8: (32, 16), 2: (32, 16)},
+            "shared_32x8": {4: (4, 4), 8: (8, 8), 2: (2, 2)},
+        }
+        for kernel, by_size in expected.items():
+            for b, want in by_size.items():
+                self.assertEqual(access.sectors_per_request(kernel, b, 1024, 2048), want, (kernel, b))
+        with self.assertRaises(ValueError):
+            access.sectors_per_request("cublas_geam")
+
+    def test_smem_words(self):
+        for layout in access.LAYOUTS:  # float: one word, the one the diagrams draw
+            self.assertEqual(list(access.smem_words(3, 5, layout)), [access.smem_word(3, 5, layout)])
+        self.assertEqual(list(access.smem_words(0, 1, "unpadded", 2)), [0])  # halves 0 and 1 share word 0
+        self.assertEqual(list(access.smem_words(1, 0, "padded", 2)), [16])   # half 33: word 16
+        self.assertEqual(list(access.smem_words(0, 1, "unpadded", 8)), [2, 3])
+
+    def test_wavefront_minimum(self):
+        self.assertEqual(access.wavefronts(range(64), request_bytes=256), 2)  # 32 doubles, no conflict
+        self.assertEqual(access.wavefronts(range(16), request_bytes=64), 1)   # 32 halves
+        self.assertEqual(access.wavefronts([0, 32], request_bytes=8), 2)      # conflict decides
+
+    def test_smem_wavefronts_per_request(self):
+        expected = {  # kernel: {elem_bytes: (load, store)}
+            "shared_32x8":   {4: (32, 1), 8: (32, 2), 2: (16, 1)},
+            "padded_32x8":   {4: (1, 1), 8: (2, 2), 2: (1.5, 1)},
+            "swizzled_32x8": {4: (1, 1), 8: (2, 2), 2: (1, 1)},
+        }
+        for kernel, by_size in expected.items():
+            for b, want in by_size.items():
+                self.assertEqual(access.smem_wavefronts_per_request(kernel, b), want, (kernel, b))
+        with self.assertRaises(ValueError):
+            access.smem_wavefronts_per_request("naive_col")
+
+    def test_padded_half_conflicts_on_odd_columns(self):
+        loads, _ = access.smem_wavefront_counts("padded_32x8", 2)
+        self.assertEqual(loads, [1, 2] * 16)  # column k even: 1 wavefront; odd: 2
+
+
 if __name__ == "__main__":
     unittest.main()
