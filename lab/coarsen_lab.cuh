@@ -511,11 +511,24 @@ __global__ void __launch_bounds__(kThreads)
 }
 // [coarsen]
 
+/// Dynamic shared memory per block that lets at most `blocks` blocks share an SM: the SM's
+/// shared memory divided among them, less what the system reserves for each block.
+inline std::size_t shared_for_blocks_per_sm(int blocks) {
+  int device = 0, per_sm = 0, reserved = 0;
+  TP_CUDA_CHECK(cudaGetDevice(&device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+  return std::size_t(per_sm / blocks - reserved);
+}
+
 /// The step's transpose with a chosen tile (bytes of an input row x bytes of an output row),
 /// block size and features. persistent: launch only as many blocks as fit on the GPU at once.
+/// blocks_per_sm > 0: at most that many blocks per SM (the occupancy study), by asking for
+/// more shared memory than the tile needs.
 // [launch]
 template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, typename T>
-void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false) {
+void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false,
+                    int blocks_per_sm = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
   const unsigned tiles_x = ceil_div(unsigned(cols), kInBytes / sizeof(T));
@@ -523,7 +536,8 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
   const bool wide = (kFeatures & kVec16) != 0 && detail::rows_16_aligned(out, in, rows, cols);
   auto launch = [&](auto kernel) {
-    const std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * detail::shared_tiles(kFeatures, wide);
+    std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * detail::shared_tiles(kFeatures, wide);
+    if (blocks_per_sm > 0) shared = std::max(shared, shared_for_blocks_per_sm(blocks_per_sm));
     allow_shared_memory(kernel, shared);  // above 48 KB a kernel must opt in
     std::size_t blocks = std::min<std::size_t>(detail::interleaved_slots(tiles, detail::tile_regions(kFeatures)), INT_MAX);
     if (persistent || detail::double_buffered(kFeatures, wide)) {

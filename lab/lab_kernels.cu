@@ -2,6 +2,7 @@
 #include "lab_kernels.hpp"
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "07_coarsen/ablation.cuh"
@@ -19,6 +20,20 @@ namespace {
 struct EvictFirstBoth : step07::ablation::EvictFirstStores {
   static constexpr bool kEvictFirstLoads = true;
 };
+
+/// The lab's headline (kHeadline, 256 x 256-byte tiles, two regions at the 128 KB pitch) with
+/// at most `blocks` blocks per SM: the occupancy rows.
+auto at_most_blocks_per_sm(int blocks) {
+  return [blocks](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
+    using T = std::remove_pointer_t<decltype(out)>;
+    using namespace coarsen;
+    if (pitch_is_128k_multiple<T>(cols)) {
+      transpose_with<256, 256, 256, kHeadline | kInterleave>(out, in, rows, cols, stream, false, blocks);
+    } else {
+      transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, false, blocks);
+    }
+  };
+}
 
 }  // namespace
 
@@ -42,7 +57,10 @@ std::vector<Kernel> coarsen_kernels() {
           row("persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
             transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, /*persistent=*/true);
           }),
-          row("bulk_store", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kBulkStore>)))};
+          row("bulk_store", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kBulkStore>))),
+          row("blocks_per_sm_1", at_most_blocks_per_sm(1)),
+          row("blocks_per_sm_2", at_most_blocks_per_sm(2)),
+          row("blocks_per_sm_3", at_most_blocks_per_sm(3))};
 }
 
 std::vector<Kernel> inplace_kernels() {
