@@ -125,6 +125,7 @@ if want results; then
 fi
 if want lab; then
   run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384,4896,4899
+  run lab_occupancy lab_coarsen --dtype all --sizes 8192,16384  # the occupancy section's table
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384
@@ -150,6 +151,8 @@ if want profile; then
   # Steps 06 to 08 at the current commit: step 07's ablation rows and step 08 (chapters 07, 08).
   profile_as ncu_0708 --sizes 8192 --dtype float,half \
     --kernels copy_vec16,padded_32x8,tile256B_elem,tile256B_vec16,evict_first_stores,cp_async,column_pairs,coarsen,inplace
+  PROFILE_ONCE=lab_profile_once profile_as ncu_occupancy --sizes 8192 --dtype float,half \
+    --kernels coarsen,headline_tile256,blocks_per_sm_1,blocks_per_sm_2,blocks_per_sm_3
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
     --kernels copy_vec16,column_pairs,coarsen
 fi
