@@ -16,8 +16,8 @@
 ///     build/bin/05_shared --exercise        # your kernel as an extra row
 ///
 /// A missing __syncthreads (TODO 2) is a race: it may still pass the tests on your GPU, by
-/// luck of scheduling. `compute-sanitizer --tool racecheck build/bin/05_shared --exercise`
-/// finds it for sure.
+/// luck of scheduling. Racecheck reports it (the command of the chapter):
+///     compute-sanitizer --tool racecheck build/bin/tp_exercise_tests --gtest_filter='*Exercise05*'
 #pragma once
 
 #include <cuda_runtime.h>
