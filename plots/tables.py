@@ -102,7 +102,7 @@ def load(source):
     path = newest_csv(source)
     rows = list(csv.DictReader(path.open()))
     for r in rows:
-        if "rows" in r:  # a results CSV; other programs' CSVs (00_latency) have no shape
+        if "rows" in r:  # a results CSV; a CSV of other measurements may have no shape
             r["shape"] = f"{r['rows']}x{r['cols']}"
         if "bytes" in r:
             r["mb"] = f"{int(r['bytes']) / 1e6:.1f}"
@@ -136,8 +136,10 @@ def caption(spec, first, sources):
     where = f"{first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}"
     if spec["source"].startswith("ncu"):
         return f"*Nsight Compute, one launch per kernel (caches flushed before it, clocks as they are); {where}; from {sources}.*"
-    if "reps" not in first:  # not a benchmark's CSV (e.g. 00_latency's): no repetitions to state
+    if "reps" not in first:  # not a benchmark's CSV: no repetitions to state
         return f"*{where}; from {sources}.*"
+    if "value" not in spec:  # columns as measured (e.g. 00_latency's laps), no cudaMemcpy ratio
+        return f"*{where}, median of {first['reps']} runs; from {sources}.*"
     what = LABELS.get(spec["value"], spec["value"])
     runs = "warm-L2 runs" if "warm" in spec["source"] else "cold-L2 runs"
     return f"*{what}; {where}, median of {first['reps']} {runs}; from {sources}.*"
