@@ -118,26 +118,28 @@ __device__ __forceinline__ void store16(void* p, uint4 v) {
 /// kEvictFirst: the line is read with an evict-first L2 policy (it leaves L2 first).
 template <bool kPrefetch = false, bool kEvictFirst = false>
 __device__ __forceinline__ void cp_async16(void* shared, const void* global) {
-#if __CUDA_ARCH__ >= 800
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  if constexpr (kEvictFirst) {
-    std::uint64_t policy;  // not volatile, so the compiler may create it once and reuse it
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
-    if constexpr (kPrefetch) {
-      asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::256B [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global),
-                   "l"(policy) : "memory");
-    } else {
-      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global), "l"(policy)
-                   : "memory");
-    }
-  } else if constexpr (kPrefetch) {
-    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+  if constexpr (!kPrefetch && !kEvictFirst) {
+    tp::cp_async16(shared, global);  // no hint: the common copy (tp/async.cuh)
   } else {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
-  }
+#if __CUDA_ARCH__ >= 800
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+    if constexpr (kEvictFirst) {
+      std::uint64_t policy;  // not volatile, so the compiler may create it once and reuse it
+      asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+      if constexpr (kPrefetch) {
+        asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::256B [%0], [%1], 16, %2;\n" ::"r"(s),
+                     "l"(global), "l"(policy) : "memory");
+      } else {
+        asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global),
+                     "l"(policy) : "memory");
+      }
+    } else {
+      asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(global) : "memory");
+    }
 #else
-  *static_cast<uint4*>(shared) = *static_cast<const uint4*>(global);
+    tp::cp_async16(shared, global);  // before cp.async (compute capability 8.0) there are no hints
 #endif
+  }
 }
 
 /// Closes this thread's group of cp.async copies issued so far.
