@@ -70,6 +70,9 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   }
   if (spec.exercise_flag) {
     app.add_flag("--exercise", options.exercise, "also run your kernel from exercise.cuh");
+    app.add_option("--predict", options.predict,
+                   "with --exercise: your prediction for your kernel, % of cudaMemcpy, printed "
+                   "beside the measurement");
   }
   if (spec.kernels_flag) {
     app.add_option("--kernels", options.kernels, "only these kernels, by name, comma separated (default: all)")
@@ -88,6 +91,12 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   if (rows_opt->count() != cols_opt->count()) throw UsageError("--rows and --cols go together");
   if (!sizes.empty() && rows_opt->count()) throw UsageError("use either --sizes or --rows/--cols, not both");
   if (options.reps < 1 || options.reps > 100000) throw UsageError("--reps must be between 1 and 100000");
+  if (spec.exercise_flag && app.count("--predict")) {
+    if (!options.exercise) throw UsageError("--predict goes with --exercise (it is a prediction for your kernel)");
+    if (!(options.predict > 0 && options.predict <= 1000)) {
+      throw UsageError("--predict is a % of cudaMemcpy: a number above 0 and at most 1000");
+    }
+  }
 
   if (rows_opt->count()) {
     options.shapes.push_back({parse_dimension("--rows", rows), parse_dimension("--cols", cols)});

@@ -218,8 +218,38 @@ int guarded_main(const std::function<int()>& body) {
   }
 }
 
+std::string exercise_note(const std::vector<Measurement>& results, const std::string& exercise,
+                          const std::string& solution, double predict_pct) {
+  const auto find = [&](const std::string& name) -> const Measurement* {
+    for (const Measurement& m : results) {
+      if (m.kernel && m.kernel->name == name) return &m;
+    }
+    return nullptr;
+  };
+  const Measurement* mine = find(exercise);
+  if (!mine) return "";
+  if (!mine->verified()) return "your kernel (" + exercise + ") FAILED verification: make it correct before timing it\n";
+  const Measurement* own = find(solution);
+  char line[256];
+  std::snprintf(line, sizeof line, "your kernel: %.1f%% of cudaMemcpy", mine->pct_of_memcpy);
+  std::string note = line;
+  if (own && own->verified() && own->gbps > 0) {
+    std::snprintf(line, sizeof line, ", %.1f%% of the step's own kernel (%s)", 100 * mine->gbps / own->gbps,
+                  solution.c_str());
+    note += line;
+  }
+  note += "\n";
+  if (predict_pct > 0) {
+    const double off = mine->pct_of_memcpy - predict_pct;
+    std::snprintf(line, sizeof line, "your prediction: %.1f%% of cudaMemcpy; measured %.1f%%, %.1f points %s it\n",
+                  predict_pct, mine->pct_of_memcpy, off < 0 ? -off : off, off < 0 ? "below" : "above");
+    note += line;
+  }
+  return note;
+}
+
 int bench_main(int argc, char** argv, const CliSpec& spec,
-               const std::function<std::vector<Kernel>(const Options&)>& kernels) {
+               const std::function<std::vector<Kernel>(const Options&)>& kernels, const CaseNote& note) {
   return guarded_main([&] {
     const Options options = parse_cli(spec, argc, argv);
     Bench bench(options);
@@ -239,8 +269,8 @@ int bench_main(int argc, char** argv, const CliSpec& spec,
                        speedup_cell(m, i > 0 ? &results[i - 1] : nullptr)});
         if (!m.verified()) failures += m.kernel->name + ": " + m.check.describe() + "\n";
       }
-      std::printf("\n%s\n%s%s", describe_case(dtype, shape).c_str(), table.render().c_str(),
-                  failures.c_str());
+      std::printf("\n%s\n%s%s%s", describe_case(dtype, shape).c_str(), table.render().c_str(),
+                  failures.c_str(), note ? note(options, results).c_str() : "");
       std::fflush(stdout);
       all_verified = all_verified && failures.empty();
     });

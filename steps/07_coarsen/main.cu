@@ -6,5 +6,6 @@ int main(int argc, char** argv) {
   return tp::step_main(argc, argv, "Step 07: coarsening and 16-byte accesses beside step 06",
                        tp::registry::versus_previous(tp::registry::step06(), tp::registry::step07()),
                        tp::make_kernel("07_coarsen", "exercise_coarsen", tp::Op::transpose,
-                                       TP_LAUNCHER(tp::step07::exercise::transpose)));
+                                       TP_LAUNCHER(tp::step07::exercise::transpose)),
+                       "coarsen");
 }

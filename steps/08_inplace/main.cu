@@ -7,5 +7,6 @@ int main(int argc, char** argv) {
   return tp::step_main(argc, argv, "Step 08: in place beside step 07 out of place",
                        tp::registry::versus_previous(tp::registry::step07(), tp::registry::step08()),
                        tp::make_kernel("08_inplace", "exercise_inplace", tp::Op::transpose_inplace,
-                                       TP_INPLACE_LAUNCHER(tp::step08::exercise::transpose_inplace)));
+                                       TP_INPLACE_LAUNCHER(tp::step08::exercise::transpose_inplace)),
+                       "inplace");
 }

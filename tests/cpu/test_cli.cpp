@@ -50,6 +50,15 @@ TEST(Cli, ParsesSizesDtypesRepsCsvExercise) {
   EXPECT_TRUE(o.warm_l2);
 }
 
+TEST(Cli, PredictGoesWithExerciseAndIsAPercentage) {
+  EXPECT_DOUBLE_EQ(parse({"--exercise", "--predict", "45.5"}).predict, 45.5);
+  EXPECT_DOUBLE_EQ(parse({"--exercise"}).predict, 0.0);
+  EXPECT_THROW(parse({"--predict", "45"}), tp::UsageError);  // no --exercise
+  EXPECT_THROW(parse({"--exercise", "--predict", "0"}), tp::UsageError);
+  EXPECT_THROW(parse({"--exercise", "--predict", "-3"}), tp::UsageError);
+  EXPECT_THROW(parse({"--exercise", "--predict", "fast"}), tp::UsageError);
+}
+
 TEST(Cli, RowsAndColsGiveOneRectangle) {
   const tp::Options o = parse({"--rows", "3", "--cols", "70000"});
   ASSERT_EQ(o.shapes.size(), 1u);

@@ -27,6 +27,7 @@ struct Options {
   int reps = 20;               ///< timed repetitions per kernel
   std::string csv_path;        ///< --csv: append result rows here ("" = no CSV)
   bool exercise = false;       ///< --exercise: add the learner's kernel
+  double predict = 0;          ///< --predict: the learner's prediction, % of cudaMemcpy (0 = none)
   bool warm_l2 = false;        ///< --warm-l2: skip the L2 flush (to show how a warm cache lies)
   std::uint64_t seed = 2024;   ///< input data seed
   std::vector<std::string> kernels;  ///< --kernels: only these kernels, by name (empty = all)
@@ -37,7 +38,7 @@ struct CliSpec {
   std::string description;               ///< first line of --help
   std::vector<int> default_sizes;        ///< squares measured without --sizes/--rows/--cols
   std::vector<DType> default_dtypes = {DType::f32};
-  bool exercise_flag = false;            ///< offer --exercise
+  bool exercise_flag = false;            ///< offer --exercise and --predict
   bool timing_flags = true;              ///< offer --reps, --csv and --warm-l2
   bool kernels_flag = false;             ///< offer --kernels (a subset of the kernels, by name)
 };

@@ -153,12 +153,22 @@ std::string cell(const Measurement& m, double value, const char* fmt);
 /// m's speed-up over `base` ("1.74x"), or "-" when there is no base or either failed its check.
 std::string speedup_cell(const Measurement& m, const Measurement* base);
 
+/// Lines printed under a case's table, from its measurements ("" for none).
+using CaseNote = std::function<std::string(const Options&, const std::vector<Measurement>&)>;
+
 /// The main of a step binary: parses the command line, checks for a GPU, and for every
 /// dtype and shape prints cudaMemcpy and `kernels(options)` side by side (ms, GB/s, % of
-/// memcpy, x vs the previous row). Returns the exit code: 0, 1 on a failed verification or
-/// error, 2 on bad usage. Errors are one line on stderr.
+/// memcpy, x vs the previous row), then `note` of the case if given. Returns the exit code:
+/// 0, 1 on a failed verification or error, 2 on bad usage. Errors are one line on stderr.
 int bench_main(int argc, char** argv, const CliSpec& spec,
-               const std::function<std::vector<Kernel>(const Options&)>& kernels);
+               const std::function<std::vector<Kernel>(const Options&)>& kernels,
+               const CaseNote& note = {});
+
+/// What --exercise adds under each case: the learner's kernel `exercise` as % of cudaMemcpy
+/// and as % of the step's own kernel `solution` (both among `results`), and with
+/// --predict P the prediction beside the measurement. "" if `exercise` was not measured.
+std::string exercise_note(const std::vector<Measurement>& results, const std::string& exercise,
+                          const std::string& solution, double predict_pct);
 
 /// Runs `body` and turns exceptions into one line on stderr and an exit code (0 for --help,
 /// 2 for usage errors, 1 for everything else). Used by bench_main and the tour.
