@@ -10,13 +10,20 @@ resolves only some of those, so this filter rewrites each relative link target f
     ![c](../../docs/images/x.svg)  ->  ![c](docs/images/x.svg)    found in IMAGE_PATH
     [t](kernel.cuh)                ->  [t](@ref steps/00_copy/kernel.cuh)   the file's page
     [t](main.cu), [t](../../plots) ->  t                          no page in the site: text
+    [t](glossary.md#bank)          ->  [t](@ref docs_glossary__bank)   a section of a page
 
-Pages are README.md, docs/method.md and steps/NN_*/README.md; source files get a page when
-they are in the site's INPUT and have a `/// @file` comment: common/include/tp/*.hpp and
-*.cuh, steps/*.cuh and steps/NN_*/*.cuh. A target that does not exist, or lies outside the
-repository, and a link with a #fragment into another page are left as they are and reported
-on stderr; Doxygen or the site's link check (docs/check_site.py) then fails. Fenced code
-blocks are copied unchanged.
+Sections: every `##`-or-deeper heading gets a Doxygen label, `{#<page>__<anchor>}`, where
+<page> is the page's path with `/` and `.md` turned into `_` and nothing, and <anchor> is
+the id GitHub gives the heading (lower case, punctuation dropped, spaces as hyphens, then
+-1, -2, ... for repeats), with `-` as `_`. So a link to `page.md#anchor`, or to `#anchor` in
+the same page, works on GitHub and in the site alike.
+
+Pages are the files listed in docs/pages.txt; source files get a page when they are in the
+site's INPUT and have a `/// @file` comment: common/include/tp/*.hpp and *.cuh, steps/*.cuh
+and steps/NN_*/*.cuh. A target that does not exist, or lies outside the repository, and a
+#fragment that names no heading of its page are left as they are and reported on stderr;
+Doxygen or the site's link check (docs/check_site.py) then fails. Fenced code blocks are
+copied unchanged.
 
     python3 docs/md_filter.py FILE.md     print FILE.md as Doxygen should read it
 """
@@ -27,15 +34,43 @@ import sys
 
 # Absolute, without resolving symbolic links: the same spelling as the paths Doxygen uses.
 ROOT = pathlib.Path(os.path.abspath(__file__)).parent.parent
-# The site's pages and the source files it documents (as INPUT and FILE_PATTERNS in Doxyfile.in).
-PAGES = re.compile(r"^(README|docs/method|steps/[0-9][0-9]_[^/]+/README)\.md$")
+# The site's pages (docs/pages.txt) and the source files it documents (INPUT and FILE_PATTERNS
+# in Doxyfile.in).
+PAGES = {line for line in (ROOT / "docs" / "pages.txt").read_text().split("\n")
+         if line and not line.startswith("#")}
 SOURCES = re.compile(r"^(common/include/tp/[^/]+\.(hpp|cuh)|steps/([^/]+/)?[^/]+\.cuh)$")
 # ![text](target "title") and [text](target "title"); text may hold one level of [brackets].
 # A code span first, so that a link shown as code (`[t](x)`) is left alone.
 LINK = re.compile(r'(?P<code>`[^`]*`)|'
                   r'(?P<bang>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]\((?P<target>[^()\s]+)(?P<title>\s+"[^"]*")?\)')
-EXTERNAL = re.compile(r"^([a-z][a-z0-9+.-]*:|#|/|@ref\s|\\ref\s)", re.I)
+EXTERNAL = re.compile(r"^([a-z][a-z0-9+.-]*:|/|@ref\s|\\ref\s)", re.I)
 FENCE = re.compile(r"^\s*(```|~~~)")
+HEADING = re.compile(r"^(?P<hashes>#{2,6})\s+(?P<title>.*?)\s*$")
+
+
+def github_anchor(title):
+    """The id GitHub gives a heading: lower case, code ticks and punctuation dropped, spaces as -."""
+    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)  # a link's text only
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def anchors(md):
+    """{line number: anchor} of the `##`-or-deeper headings of md, outside code fences."""
+    found, seen, in_fence = {}, {}, False
+    for lineno, line in enumerate(md.read_text(encoding="utf-8").split("\n"), 1):
+        if FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and (m := HEADING.match(line)):
+            base = github_anchor(m.group("title"))
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            found[lineno] = base if n == 0 else f"{base}-{n}"
+    return found
+
+
+def label(page, anchor):
+    """The Doxygen label of a section: `docs/glossary.md`, `bank` -> `docs_glossary__bank`."""
+    return re.sub(r"[^\w]", "_", page.removesuffix(".md")) + "__" + anchor.replace("-", "_")
 
 
 def resolve(md_dir, target):
@@ -58,11 +93,15 @@ def rewrite_link(md, lineno, m):
     if m.group("code") or EXTERNAL.match(target):
         return m.group(0)
     where = f"{md}:{lineno}: md_filter.py:"
-    if "#" in target:
-        print(f"{where} '{target}': a #fragment into another page has no target in the site",
-              file=sys.stderr)
-        return m.group(0)
-    path = resolve(md.parent, target)
+    target, _, fragment = target.partition("#")
+    path = resolve(md.parent, target) if target else md
+    if fragment:
+        rel = path.relative_to(ROOT).as_posix() if path else target
+        if path is None or rel not in PAGES or fragment not in anchors(path).values():
+            print(f"{where} '{m.group('target')}': no heading of a page has that anchor", file=sys.stderr)
+            return m.group(0)
+        text = m.group("text").replace("`", "")
+        return tt(re.fullmatch(r"`[^`]+`", m.group("text")), f"[{text}](@ref {label(rel, fragment)})")
     if path is None:
         print(f"{where} '{target}': names no file in the repository", file=sys.stderr)
         return m.group(0)
@@ -74,7 +113,7 @@ def rewrite_link(md, lineno, m):
     # [`x`](y) -> <tt>[x](y)</tt> and [a `b` c](y) -> [a b c](y).
     code = re.fullmatch(r"`[^`]+`", text)
     text = text.replace("`", "")
-    if PAGES.match(rel):  # Doxygen turns a link to a .md file it reads into a page link
+    if rel in PAGES:  # Doxygen turns a link to a .md file it reads into a page link
         return tt(code, f"[{text}]({path.as_posix()}{title})")
     if SOURCES.match(rel):  # the file's page: its documentation, with a link to its source
         return tt(code, f"[{text}](@ref {rel})")
@@ -83,12 +122,16 @@ def rewrite_link(md, lineno, m):
 
 def main():
     md = pathlib.Path(os.path.abspath(sys.argv[1]))
+    page = md.relative_to(ROOT).as_posix()
+    sections = anchors(md)
     out, in_fence = [], False
     for lineno, line in enumerate(md.read_text(encoding="utf-8").split("\n"), 1):
         if FENCE.match(line):
             in_fence = not in_fence
         elif not in_fence:
             line = LINK.sub(lambda m: rewrite_link(md, lineno, m), line)
+            if lineno in sections:
+                line += f" {{#{label(page, sections[lineno])}}}"
         out.append(line)
     sys.stdout.write("\n".join(out))
 

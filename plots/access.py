@@ -14,8 +14,8 @@ you can check one against the other. The setting is the one the chapters use:
 
 Every global-access function returns an `Access`: for lane 0..31 of one warp, the element
 offset it loads from `in` and the element offset it stores to `out` (the first of `width`
-adjacent elements where one instruction moves a 16-byte vector). Only pure Python here
-(no matplotlib), so the tests run anywhere.
+adjacent elements where one instruction moves a 16-byte vector: lane_elements() lists them
+all, lane by lane). Only pure Python here (no matplotlib), so the tests run anywhere.
 
 At the end, one summary per kernel for the profiler's columns (test_model_vs_profile.py
 compares them with docs/results/ncu_*.csv):
@@ -188,6 +188,13 @@ def sector_elements(sector, elem_bytes=ELEM_BYTES):
     """The element offsets one sector holds (8 floats)."""
     per = SECTOR_BYTES // elem_bytes
     return range(sector * per, (sector + 1) * per)
+
+
+def lane_elements(offsets, width=1):
+    """(element offset, lane) for every element one warp instruction moves, lane by lane:
+    lane l moves `width` adjacent elements from offsets[l] on (V of them for a 16-byte
+    vector, so vec16_store's store gives lane 0 elements 0..3 of its chunk for float)."""
+    return [(off + e, lane) for lane, off in enumerate(offsets) for e in range(width)]
 
 
 # ---- shared memory: banks ---------------------------------------------------------------

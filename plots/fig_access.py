@@ -2,7 +2,9 @@
 
 access_*: a small float matrix drawn cell by cell; the elements one warp loads (left, from
 `in`) and stores (right, to `out`) are coloured by lane, the rest of the block is grey, and
-every 32-byte sector the warp's instruction touches has a red box around it.
+every 32-byte sector the warp's instruction touches has a red box around it. access_unroll
+(step 03) and access_vec16_store (step 04) draw all of the warp's loads and stores, k = 0, 1,
+...: labelled with k in access_unroll, numbered with k in access_vec16_store's close-ups.
 
 banks_*: the same 32 x 32 tile as the code indexes it and as it lies in the 32 shared-memory
 banks, for a warp that reads one column of it, with how many words each bank must deliver.
@@ -13,7 +15,7 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.colors import Normalize
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch, Rectangle
+from matplotlib.patches import ConnectionPatch, Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
 import access
@@ -24,6 +26,7 @@ LANE_NORM = Normalize(0, access.WARP - 1)
 BLOCK_GREY = "#d4d4d4"
 SECTOR_RED = "#d62728"
 PER_SECTOR = access.SECTOR_BYTES // access.ELEM_BYTES  # 8 floats in a 32-byte sector
+ACCESS_FIGSIZE = (12, 6.8)  # every access_* figure
 
 
 def lane_colour(lane):
@@ -89,15 +92,16 @@ PATTERNS = {
 
 
 def _block_offsets(p):
-    """Every (load, store) offset of the example warp's whole block (all its warps, all j)."""
+    """Every (load, store) element of the example warp's whole block (all its warps, all j
+    or k; every element of a 16-byte vector)."""
     loads, stores = set(), set()
     fixed = {k: v for k, v in p["warp"].items() if k not in p["block"]}
     keys = list(p["block"])
     def walk(i, args):
         if i == len(keys):
             a = p["fn"](**fixed, **args)
-            loads.update(a.load)
-            stores.update(a.store)
+            loads.update(off for off, _ in access.lane_elements(a.load, a.load_width))
+            stores.update(off for off, _ in access.lane_elements(a.store, a.store_width))
             return
         for v in p["block"][keys[i]]:
             walk(i + 1, {**args, keys[i]: v})
@@ -105,26 +109,76 @@ def _block_offsets(p):
     return loads, stores
 
 
-def _matrix_panel(ax, rows, cols, warp, block, name, code):
-    """One matrix: the block in grey, the warp's elements by lane, its sectors boxed."""
-    lane_of = {off: lane for lane, off in enumerate(warp)}
-    _cells(ax, [(o % cols, o // cols) for o in sorted(block - set(warp))], BLOCK_GREY, zorder=0)
-    _cells(ax, [(o % cols, o // cols) for o in warp], [lane_colour(lane_of[o]) for o in warp], zorder=2)
-    _grid(ax, rows, cols, major_x=PER_SECTOR)
-    touched = access.sectors(warp)
+def _warp_cells(ax, cols, offsets, width=1):
+    """One warp instruction's elements on a matrix `cols` wide, coloured by lane (a lane that
+    moves a `width`-element vector colours all of them)."""
+    pairs = access.lane_elements(offsets, width)
+    _cells(ax, [(o % cols, o // cols) for o, _ in pairs], [lane_colour(lane) for _, lane in pairs],
+           zorder=2)
+
+
+def _sector_boxes(ax, cols, touched):
+    """A red box around each sector in `touched` (a sector never spans two rows here: cols is
+    a multiple of 8)."""
     for s in touched:
-        first = s * PER_SECTOR  # a sector never spans two rows here: cols is a multiple of 8
+        first = s * PER_SECTOR
         ax.add_patch(Rectangle((first % cols, first // cols), PER_SECTOR, 1, fill=False,
                                edgecolor=SECTOR_RED, linewidth=1.6, zorder=3))
+
+
+def _matrix(ax, rows, cols, block, instructions, width=1):
+    """One matrix: the block in grey, the elements of each of the warp's instructions (a tuple
+    of lane offsets each) by lane, and the sectors each touches boxed. Returns each
+    instruction's sectors."""
+    warp = {o for offsets in instructions for o, _ in access.lane_elements(offsets, width)}
+    _cells(ax, [(o % cols, o // cols) for o in sorted(block - warp)], BLOCK_GREY, zorder=0)
+    for offsets in instructions:
+        _warp_cells(ax, cols, offsets, width)
+    _grid(ax, rows, cols, major_x=PER_SECTOR)
+    touched = [access.sectors(offsets, width=width) for offsets in instructions]
+    for sectors in touched:
+        _sector_boxes(ax, cols, sectors)
     ax.set_xticks(range(0, cols + 1, 16))
     ax.set_yticks(range(0, rows + 1, 16))
     ax.set_xlabel("column")
     ax.set_ylabel("row")
-    used = access.WARP * access.ELEM_BYTES
-    fetched = len(touched) * access.SECTOR_BYTES
-    ax.set_title(f"{name}  {code}\n{len(touched)} sectors: {fetched} B moved for {used} B used "
-                 f"({100 * used / fetched:g}% useful)", fontsize=10)
+    return touched
+
+
+def _bytes(n_sectors, n_elements):
+    """(bytes moved, bytes used): one warp instruction that touches n_sectors sectors to move
+    n_elements floats."""
+    return n_sectors * access.SECTOR_BYTES, n_elements * access.ELEM_BYTES
+
+
+def _usefulness(n_sectors, n_elements):
+    """'1024 B moved for 128 B used (12.5% useful)': one warp instruction."""
+    fetched, used = _bytes(n_sectors, n_elements)
+    return f"{fetched} B moved for {used} B used ({100 * used / fetched:g}% useful)"
+
+
+def _matrix_panel(ax, rows, cols, warp, block, name, code):
+    """One matrix: the block in grey, the warp's elements by lane, its sectors boxed."""
+    touched, = _matrix(ax, rows, cols, block, [warp])
+    ax.set_title(f"{name}  {code}\n{len(touched)} sectors: {_usefulness(len(touched), access.WARP)}",
+                 fontsize=10)
     return len(touched)
+
+
+def _lane_colourbar(fig, axes):
+    fig.colorbar(ScalarMappable(LANE_NORM, LANES), ax=axes, shrink=0.55, pad=0.02,
+                 label="lane = threadIdx.x of the warp (0-31)")
+
+
+def _legend(fig, *extra):
+    """What grey, the red boxes and the dark lines mean (and `extra` handles), under the figure."""
+    handles = [Patch(color=BLOCK_GREY, label="the rest of the same thread block"),
+               Patch(fill=False, edgecolor=SECTOR_RED, linewidth=1.6,
+                     label=f"a {access.SECTOR_BYTES}-byte sector the warp touches "
+                           f"({PER_SECTOR} floats)"),
+               Line2D([], [], color="#888888", linewidth=0.7, label="sector boundaries"), *extra]
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=len(handles),
+               frameon=False)
 
 
 def access_figure(name):
@@ -135,24 +189,214 @@ def access_figure(name):
     block_load, block_store = _block_offsets(p)
     out_rows, out_cols = (rows, cols) if name == "access_copy" else (cols, rows)
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 6.8), layout="constrained")
+    fig, (left, right) = plt.subplots(1, 2, figsize=ACCESS_FIGSIZE, layout="constrained")
     n_load = _matrix_panel(left, rows, cols, a.load, block_load,
                            f"load from in ({rows} x {cols}):", p["load"])
     n_store = _matrix_panel(right, out_rows, out_cols, a.store, block_store,
                             f"store to out ({out_rows} x {out_cols}):", p["store"])
-    fig.colorbar(ScalarMappable(LANE_NORM, LANES), ax=[left, right], shrink=0.55, pad=0.02,
-                 label="lane = threadIdx.x of the warp (0-31)")
+    _lane_colourbar(fig, [left, right])
     w = p["warp"]
     block = f"block ({w['bx']}, {w['by']}), threadIdx.y = {w['ty']}" + (f", j = {w['j']}" if "j" in w else "")
     fig.suptitle(f"{p['title']}\nload: {n_load} sectors, store: {n_store} sectors "
                  f"(one warp: {block}; float, {access.SECTOR_BYTES}-byte sectors)")
-    fig.legend(handles=[Patch(color=BLOCK_GREY, label="the rest of the same thread block"),
-                        Patch(fill=False, edgecolor=SECTOR_RED, linewidth=1.6,
-                              label=f"a {access.SECTOR_BYTES}-byte sector the warp touches "
-                                    f"({PER_SECTOR} floats)"),
-                        Line2D([], [], color="#888888", linewidth=0.7, label="sector boundaries")],
-               loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False)
+    _legend(fig)
     style.caption(fig, "index maths: " + p["where"], y=-0.05)
+    return fig
+
+
+# ---- global memory: all of one warp's instructions (steps 03 and 04) ------------------------
+
+UNROLL_KERNEL = "unroll4"  # step 03's headline kernel: transpose = transpose_unroll<4>
+UNROLL_K = access.UNROLL_K[UNROLL_KERNEL]
+UNROLL = dict(fn=access.unroll, warp=dict(bx=1, by=1, ty=2, K=UNROLL_K),
+              block=dict(ty=range(access.BLOCK_Y), k=range(UNROLL_K)))
+
+V = access.vec_elements()  # 4 floats in a 16-byte chunk
+VEC16_ROWS, VEC16_COLS = access.WARP * V, 32  # in: 128 x 32, as one warp's 32 chunks span 128 rows
+VEC16 = dict(fn=access.vec16_store, warp=dict(bx=0, by=1, ty=2, rows=VEC16_ROWS, cols=VEC16_COLS),
+             block=dict(ty=range(access.BLOCK_Y), k=range(V)))
+CLOSE_UP_LANES = 2  # the close-ups show lanes 0 and 1: 2 x 4 floats = one sector of out
+VEC16_OROW = VEC16["warp"]["by"] * access.BLOCK_Y + VEC16["warp"]["ty"]  # the warp's output row: 10
+# The close-ups' windows, (first row, first column, rows, columns): input rows 0-7 (lanes 0
+# and 1) of the sector holding column orow; and the block's output rows 8-15, columns 0-7.
+IN_WINDOW = (0, VEC16_OROW - VEC16_OROW % PER_SECTOR, CLOSE_UP_LANES * V, PER_SECTOR)
+OUT_WINDOW = (VEC16_OROW - VEC16_OROW % access.BLOCK_Y, 0, access.BLOCK_Y, CLOSE_UP_LANES * V)
+
+
+def _sectors_each(touched):
+    """How many sectors each instruction touches (the same for all of a warp's instructions)."""
+    counts = {len(sectors) for sectors in touched}
+    assert len(counts) == 1, f"instructions differ: {counts}"
+    return counts.pop()
+
+
+def _label_above(ax, cols, offsets, text):
+    """`text` just above the topmost of `offsets` (a strided access: a column of elements)."""
+    top = min(offsets)
+    ax.text(top % cols + 0.5, top // cols - 0.4, text, ha="center", va="bottom", fontsize=9)
+
+
+def _label_left(ax, cols, offsets, text):
+    """`text` just left of the first of `offsets` (a coalesced access: a run along a row)."""
+    first = min(offsets)
+    ax.text(first % cols - 0.6, first // cols + 0.5, text, ha="right", va="center", fontsize=9)
+
+
+def unroll_figure():
+    """Step 03, unroll4: one warp's K loads (columns of `in`, 8 apart) and K stores (rows of
+    `out`, 8 apart), each labelled with its k. Every one of them has step 02's pattern."""
+    rows, cols = access.EXAMPLE_ROWS, access.EXAMPLE_COLS
+    steps = [access.unroll(**UNROLL["warp"], k=k) for k in range(UNROLL_K)]
+    block_load, block_store = _block_offsets(UNROLL)
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=ACCESS_FIGSIZE, layout="constrained")
+    n_load = _sectors_each(_matrix(left, rows, cols, block_load, [a.load for a in steps]))
+    n_store = _sectors_each(_matrix(right, cols, rows, block_store, [a.store for a in steps]))
+    for k, a in enumerate(steps):
+        _label_above(left, cols, a.load, f"k={k}")
+        _label_left(right, rows, a.store, f"k={k}")
+    ks = f"k = 0..{UNROLL_K - 1}"
+    left.set_title(f"load {ks} from in ({rows} x {cols}):  in[oc*cols + orow]\n"
+                   f"each {n_load} sectors: {_usefulness(n_load, access.WARP)}", fontsize=10)
+    right.set_title(f"store {ks} to out ({cols} x {rows}):  out[orow*rows + oc]\n"
+                    f"each {n_store} sectors: {_usefulness(n_store, access.WARP)}", fontsize=10)
+    _lane_colourbar(fig, [left, right])
+    w = UNROLL["warp"]
+    fig.suptitle(f"Step 03, {UNROLL_KERNEL}: each thread moves K = {UNROLL_K} elements, 8 output rows "
+                 f"apart; each instruction keeps step 02's pattern\n"
+                 f"loads: {UNROLL_K} x {n_load} sectors, stores: {UNROLL_K} x {n_store} sectors "
+                 f"(one warp: block ({w['bx']}, {w['by']}), threadIdx.y = {w['ty']}, "
+                 f"k = 0..{UNROLL_K - 1}; float, {access.SECTOR_BYTES}-byte sectors)")
+    _legend(fig)
+    style.caption(fig, "index maths: oc = blockIdx.x*32 + threadIdx.x,  orow = r0 + 8k,  "
+                       "r0 = blockIdx.y*8K + threadIdx.y;  all K loads are issued before the first "
+                       "store", y=-0.05)
+    return fig
+
+
+def _loaded_by(steps):
+    """(element, lane, k) for every element the warp's loads read: load k reads it."""
+    return [(off, lane, k) for k, a in enumerate(steps) for lane, off in enumerate(a.load)]
+
+
+def _stored_by(store):
+    """(element, lane, k) for every element of the warp's one 16-byte store: lane l writes its
+    v[k] to out[dst + k], dst = store.store[l]."""
+    return [(off, lane, off - store.store[lane])
+            for off, lane in access.lane_elements(store.store, store.store_width)]
+
+
+def _close_up_box(ax, window):
+    """A dashed frame around the cells (first row, first column, rows, columns) a close-up shows."""
+    r0, c0, n_rows, n_cols = window
+    ax.add_patch(Rectangle((c0, r0), n_cols, n_rows, fill=False, edgecolor="black",
+                           linestyle="--", linewidth=1.2, zorder=4))
+
+
+def _zoom(ax, cols, window, numbered):
+    """Narrows a drawn matrix to `window` (first row, first column, rows, columns), with a tick
+    per cell and k written in each numbered (element, lane, k) cell inside it."""
+    r0, c0, n_rows, n_cols = window
+    ax.set_xlim(c0, c0 + n_cols)
+    ax.set_ylim(r0 + n_rows, r0)
+    ax.set_xticks([c + 0.5 for c in range(c0, c0 + n_cols)], labels=range(c0, c0 + n_cols))
+    ax.set_yticks([r + 0.5 for r in range(r0, r0 + n_rows)], labels=range(r0, r0 + n_rows))
+    for off, lane, k in numbered:
+        r, c = divmod(off, cols)
+        if r0 <= r < r0 + n_rows and c0 <= c < c0 + n_cols:
+            ax.text(c + 0.5, r + 0.5, str(k), ha="center", va="center", fontsize=9,
+                    color=_text_colour(lane_colour(lane)), zorder=5)
+
+
+def _centre(cols, offsets):
+    """The middle (x, y) of some cells of a matrix `cols` wide, in data coordinates."""
+    xs, ys = [o % cols + 0.5 for o in offsets], [o // cols + 0.5 for o in offsets]
+    return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+def _note(ax, xy, text):
+    """A short label at data point xy, on a white patch so it reads over the cells."""
+    ax.text(*xy, text, ha="center", va="center", fontsize=9, zorder=5, bbox=style.LABEL_BOX)
+
+
+def _chunk_frame(ax, cols, chunk):
+    """A black frame just inside one lane's 16-byte chunk (V adjacent cells of a row)."""
+    r, c = divmod(min(chunk), cols)
+    ax.add_patch(Rectangle((c + 0.12, r + 0.12), len(chunk) - 0.24, 0.76, fill=False,
+                           edgecolor="black", linewidth=1.4, zorder=4))
+
+
+def _gather_arrow(fig, zoom_in, load_xy, zoom_out, store_xy):
+    """An arrow from a lane's loaded elements (close-up of in) to its chunk (close-up of out)."""
+    fig.add_artist(ConnectionPatch(load_xy, store_xy, "data", "data", axesA=zoom_in, axesB=zoom_out,
+                                   arrowstyle="-|>", mutation_scale=14, linewidth=1.2,
+                                   color="black", connectionstyle="arc3,rad=-0.15", zorder=6))
+
+
+def _vec16_close_ups(fig, zoom_in, zoom_out, steps):
+    """Narrows the two close-ups to lanes 0 and 1 and says, cell by cell, which load k read an
+    element and where its v[k] is stored; an arrow follows lane 0's four floats."""
+    rows, cols = VEC16_ROWS, VEC16_COLS
+    store = steps[0]  # the same store for every k: the kernel issues it once, after the V loads
+    _zoom(zoom_in, cols, IN_WINDOW, _loaded_by(steps))
+    _zoom(zoom_out, rows, OUT_WINDOW, _stored_by(store))
+    for lane in range(CLOSE_UP_LANES):
+        loaded = [a.load[lane] for a in steps]             # input rows 4 lane .. 4 lane + 3
+        chunk = [store.store[lane] + k for k in range(V)]  # its 16 bytes of the output row
+        (x_in, y_in), (x_out, y_out) = _centre(cols, loaded), _centre(rows, chunk)
+        _note(zoom_in, (x_in + 3, y_in + 0.5), f"lane {lane}")
+        _note(zoom_out, (x_out, y_out + 1.6), f"lane {lane}")
+        _chunk_frame(zoom_out, rows, chunk)
+        if lane == 0:  # one arrow is enough to show the gather
+            _gather_arrow(fig, zoom_in, (x_in + 0.6, y_in), zoom_out, (OUT_WINDOW[1], y_out))
+    lanes = f"lanes 0-{CLOSE_UP_LANES - 1}"
+    zoom_in.set_title(f"close-up of in, {lanes}:\nnumber = k, the load that reads it,\n"
+                      "red box = its own sector", fontsize=10)
+    zoom_out.set_title(f"close-up of out, {lanes}:\nnumber = k (the lane's v[k]),\n"
+                       "black frame = one 16-byte store", fontsize=10)
+
+
+def vec16_store_figure():
+    """Step 04, vec16_store, float: one warp's V = 4 strided loads (lane l reads input rows
+    4l .. 4l + 3 of one column, one sector per element) and its one store (lane l writes those
+    4 floats, 16 bytes, to columns 4l .. 4l + 3 of one output row), with close-ups of lanes 0
+    and 1 where each element is numbered with its k."""
+    rows, cols = VEC16_ROWS, VEC16_COLS
+    steps = [access.vec16_store(**VEC16["warp"], k=k) for k in range(V)]
+    block_load, block_store = _block_offsets(VEC16)
+
+    fig = plt.figure(figsize=ACCESS_FIGSIZE, layout="constrained")
+    grid = fig.add_gridspec(2, 3, width_ratios=[1.1, 1, 1], height_ratios=[1, 1.25])
+    left, right = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[0, 1:])
+    zoom_in, zoom_out = fig.add_subplot(grid[1, 1]), fig.add_subplot(grid[1, 2])
+    for ax in (left, zoom_in):  # a close-up draws the whole matrix, then narrows to its window
+        n_load = _sectors_each(_matrix(ax, rows, cols, block_load, [a.load for a in steps]))
+    for ax in (right, zoom_out):
+        store_sectors, = _matrix(ax, cols, rows, block_store, [steps[0].store], width=V)
+    n_store = len(store_sectors)
+    _vec16_close_ups(fig, zoom_in, zoom_out, steps)
+    _close_up_box(left, IN_WINDOW)
+    _close_up_box(right, OUT_WINDOW)
+
+    fetched, used = _bytes(n_load, access.WARP)
+    left.set_title(f"{V} loads from in ({rows} x {cols}):\nin[(oc + k)*cols + orow]\n"
+                   f"each {n_load} sectors:\n{fetched} B moved for {used} B", fontsize=10)
+    right.set_title(f"one store to out ({cols} x {rows}):  out[orow*rows + oc + k], k = 0..{V - 1}, "
+                    f"16 B per lane\n{n_store} sectors: {_usefulness(n_store, access.WARP * V)}",
+                    fontsize=10)
+    _lane_colourbar(fig, [left, right, zoom_in, zoom_out])
+    w = VEC16["warp"]
+    fig.suptitle(f"Step 04, vec16_store: each lane gathers {V} floats with {V} strided loads, then "
+                 f"writes them with one 16-byte store\n"
+                 f"loads: {V} x {n_load} sectors, store: 1 x {n_store} sectors "
+                 f"(one warp: block ({w['bx']}, {w['by']}), threadIdx.y = {w['ty']}; "
+                 f"float, {access.SECTOR_BYTES}-byte sectors)")
+    _legend(fig, Patch(fill=False, edgecolor="black", linestyle="--", linewidth=1.2,
+                       label="shown in the close-ups"))
+    style.caption(fig, f"index maths: oc = {V}*(blockIdx.x*32 + threadIdx.x),  "
+                       f"orow = blockIdx.y*8 + threadIdx.y\nloads k = 0..{V - 1}: v[k] = "
+                       f"in[(oc + k)*cols + orow];  then one 16-byte store of v[0..{V - 1}] to "
+                       "out[orow*rows + oc]", y=-0.05)
     return fig
 
 
@@ -244,9 +488,17 @@ def banks_figure(layout):
 BANK_LAYOUTS = {f"banks_{layout}": layout for layout in access.LAYOUTS}
 
 
+# Figures of all of one warp's instructions, each drawn by its own function.
+SERIES = {"access_unroll": unroll_figure, "access_vec16_store": vec16_store_figure}
+
+
 def diagram(name):
-    """The figure called `name` (a key of PATTERNS or BANK_LAYOUTS)."""
-    return access_figure(name) if name in PATTERNS else banks_figure(BANK_LAYOUTS[name])
+    """The figure called `name` (a key of PATTERNS, SERIES or BANK_LAYOUTS)."""
+    if name in PATTERNS:
+        return access_figure(name)
+    if name in SERIES:
+        return SERIES[name]()
+    return banks_figure(BANK_LAYOUTS[name])
 
 
-NAMES = [*PATTERNS, *BANK_LAYOUTS]
+NAMES = [*PATTERNS, *SERIES, *BANK_LAYOUTS]

@@ -24,9 +24,15 @@ shape), e.g. how much a warm L2 inflates GB/s:
 
 `shape` ("4096x4096") and `mb` (MB moved) can be used like CSV columns.
 
-The navigation line of a chapter (previous, contents, next; chapters in reading order: the
-README, docs/method.md, then steps/NN_*/README.md) lives between `<!-- nav -->` and
-`<!-- /nav -->`.
+A table can put words beside the numbers: with `notes=docs/FILE.csv` (a CSV of text, typed by
+hand and holding no measurement) the rows are that file's rows, keyed by its first column (the
+values of `rows`), its other columns are shown as written, and the measured columns go where
+its header has a `*`:
+
+    <!-- table source=tour rows=kernel cols=dtype value=pct rows_eq=16384 notes=docs/summary.csv -->
+
+The navigation line of a page (previous, contents, next; pages in the reading order of
+docs/pages.txt) lives between `<!-- nav -->` and `<!-- /nav -->`.
 
 A code snippet is the region of a source file between two `// [name]` lines (the marker
 Doxygen's \\snippet uses):
@@ -56,9 +62,10 @@ import sys
 import results  # plots/results.py: where the CSVs are and which one is the newest
 from results import RESULTS, ROOT
 
-# The docs in reading order: the README, the method chapter, the steps' chapters, the lab.
-DOCS = [ROOT / "README.md", ROOT / "docs" / "method.md", *sorted((ROOT / "steps").glob("[0-9][0-9]_*/README.md")),
-        ROOT / "lab" / "README.md"]
+# The docs in reading order (docs/pages.txt: the README, how to read, the method, the steps'
+# chapters, the lab, beyond this tutorial, the glossary).
+DOCS = [ROOT / line for line in (ROOT / "docs" / "pages.txt").read_text().split("\n")
+        if line and not line.startswith("#")]
 NAV = re.compile(r"(<!-- nav -->\n)(?P<body>.*?)(<!-- /nav -->)", re.S)
 BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
 SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
@@ -100,7 +107,8 @@ def newest_csv(source):
 
 def load(source):
     path = newest_csv(source)
-    rows = list(csv.DictReader(path.open()))
+    with path.open() as f:
+        rows = list(csv.DictReader(f))
     for r in rows:
         if "rows" in r:  # a results CSV; a CSV of other measurements may have no shape
             r["shape"] = f"{r['rows']}x{r['cols']}"
@@ -145,6 +153,23 @@ def caption(spec, first, sources):
     return f"*{what}; {where}, median of {first['reps']} {runs}; from {sources}.*"
 
 
+def notes_table(notes_path, col_keys, cells):
+    """The lines of a table whose rows and text columns come from the CSV `notes_path` (first
+    column: the row key), with the measured columns `col_keys` where its header has `*`."""
+    with notes_path.open() as f:
+        header, *notes = list(csv.reader(f))
+    if "*" not in header[1:]:
+        raise SystemExit(f"tables.py: {notes_path.name} needs a '*' column: where the measured columns go")
+    star = header.index("*")
+    titles = header[1:star] + col_keys + header[star + 1:]
+    align = ["---"] * (star - 1) + ["---:"] * len(col_keys) + ["---"] * (len(header) - star - 1)
+    lines = ["| " + " | ".join(titles) + " |", "|" + "|".join(align) + "|"]
+    for note in notes:
+        measured = [cells.get((note[0], ck), "") for ck in col_keys]
+        lines.append("| " + " | ".join(note[1:star] + measured + note[star + 1:]) + " |")
+    return lines
+
+
 def render(spec_text):
     """One table. With `values=a,b,c` the rows are those CSV columns (e.g. profiler metrics)."""
     spec = dict(item.split("=", 1) for item in spec_text.split())
@@ -170,9 +195,12 @@ def render(spec_text):
         row_title = spec["rows"]
         row_keys = list(dict.fromkeys(r[spec["rows"]] for r in rows))
         cells = {(r[spec["rows"]], r[spec["cols"]]): cell(r, spec["value"]) for r in rows}
-    lines = [f"| {row_title} | " + " | ".join(col_keys) + " |", "|---|" + "---:|" * len(col_keys)]
-    for rk in row_keys:
-        lines.append(f"| {rk} | " + " | ".join(cells.get((rk, ck), "") for ck in col_keys) + " |")
+    if "notes" in spec:
+        lines = notes_table(ROOT / spec["notes"], col_keys, cells)
+    else:
+        lines = [f"| {row_title} | " + " | ".join(col_keys) + " |", "|---|" + "---:|" * len(col_keys)]
+        for rk in row_keys:
+            lines.append(f"| {rk} | " + " | ".join(cells.get((rk, ck), "") for ck in col_keys) + " |")
     lines += ["", caption(spec, rows[0], sources)]
     return "\n".join(lines) + "\n"
 

@@ -206,6 +206,22 @@ class ElementTypes(unittest.TestCase):
                             pairs += [(src, dst + k) for src, dst in zip(a.load, a.store)]
             assert_transposes(self, pairs, rows, cols)
 
+    def test_lane_elements(self):
+        self.assertEqual(access.lane_elements((5, 9)), [(5, 0), (9, 1)])  # one element per lane
+        self.assertEqual(access.lane_elements((0, 4), width=4),
+                         [(0, 0), (1, 0), (2, 0), (3, 0), (4, 1), (5, 1), (6, 1), (7, 1)])
+
+    def test_vec16_store_lanes_fill_one_output_row(self):
+        """Step 04's one store: lane l writes columns l * V .. l * V + V - 1 of output row orow,
+        so the warp writes one whole run of 32 V elements (512 bytes) of that row."""
+        for b in set(access.DTYPE_BYTES.values()):
+            v = access.vec_elements(b)
+            rows, cols = 32 * v, 16  # out is cols x rows: one warp's chunks fill an output row
+            a = access.vec16_store(0, 1, 2, 0, rows, cols, b)  # orow = 1 * 8 + 2 = 10
+            offsets, lanes = zip(*access.lane_elements(a.store, a.store_width))
+            self.assertEqual(offsets, tuple(range(10 * rows, 11 * rows)), b)
+            self.assertEqual(lanes, tuple(lane for lane in range(access.WARP) for _ in range(v)), b)
+
     def test_sectors_per_request(self):
         expected = {  # kernel: {elem_bytes: (load, store)}
             "copy_2d":     {4: (4, 4), 8: (8, 8), 2: (2, 2)},

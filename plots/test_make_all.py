@@ -3,6 +3,7 @@ docs/results; always into temporary directories. Needs matplotlib."""
 import contextlib
 import io
 import pathlib
+import re
 import sys
 import tempfile
 import unittest
@@ -64,6 +65,15 @@ class MakeAll(unittest.TestCase):
         for svg in sorted(self.out1.glob("*.svg")):
             self.assertEqual(svg.read_bytes(), (self.out2 / svg.name).read_bytes(), svg.name)
             self.assertNotIn(b"<dc:date>", svg.read_bytes(), svg.name)
+
+
+class ChaptersShowDrawnDiagrams(unittest.TestCase):
+    def test_every_diagram_a_chapter_shows_is_one_make_all_draws(self):
+        used = set()
+        for readme in sorted((HERE.parent / "steps").glob("*/README.md")):
+            used.update(re.findall(r"docs/images/((?:access|banks)_\w+)\.svg", readme.read_text()))
+        self.assertTrue(used)
+        self.assertEqual(used - set(DIAGRAMS), set())
 
 
 class MissingInputs(unittest.TestCase):

@@ -56,6 +56,20 @@ class Render(unittest.TestCase):
         self.assertIn("*Test GPU, CUDA 13.0, commit abc; from", text)
         self.assertNotIn("median", text)
 
+    def test_notes_give_the_rows_and_words_around_the_measured_columns(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            notes = pathlib.Path(tmp) / "notes.csv"
+            notes.write_text('kernel,step,idea,*,lesson\ncopy_vec16,00,"16-byte, wide",*,the ceiling\n'
+                             "not_measured,99,none,*,empty cells\n")
+            with mock.patch.object(tables, "ROOT", pathlib.Path(tmp)):
+                text = tables.render("source=tour rows=kernel cols=dtype value=pct rows_eq=1024 dtype_in=float,half notes=notes.csv")
+        lines = text.split("\n")
+        self.assertEqual(lines[0], "| step | idea | float | half | lesson |")
+        self.assertEqual(lines[1], "|---|---|---:|---:|---|")
+        pct = lambda dtype: float(results.newest("tour", FIXTURES).where(kernel="copy_vec16", dtype=dtype, rows=1024)[0]["pct_of_memcpy"])
+        self.assertEqual(lines[2], f"| 00 | 16-byte, wide | {pct('float'):.1f}% | {pct('half'):.1f}% | the ceiling |")
+        self.assertEqual(lines[3], "| 99 | none |  |  | empty cells |")
+
     def test_failed_verification_shows_as_failed(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "tour_gpu_2026-01-01.csv"
