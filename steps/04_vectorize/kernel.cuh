@@ -78,7 +78,6 @@ __global__ void vec16_store_kernel(T* __restrict__ out, const T* __restrict__ in
 
 /// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major.
 /// 16-byte stores when `out` and its rows are 16-byte aligned, scalar stores otherwise.
-// [vec16_launch]
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
@@ -88,13 +87,14 @@ void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0)
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid(ceil_div(chunks, kBlockX),                                // x: chunks of an output row
                   std::min(ceil_div(unsigned(cols), kBlockY), kMaxGridY));  // y: output rows; beyond: loop
+// [vec16_dispatch]
   // Every output row starts 16-byte aligned iff `out` does and a row (rows elements) is a
   // multiple of 16 bytes, i.e. rows is a multiple of kV.
   const bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows % kV == 0;
   if (aligned) vec16_store_kernel<T, true><<<grid, block, 0, stream>>>(out, in, rows, cols);
   else vec16_store_kernel<T, false><<<grid, block, 0, stream>>>(out, in, rows, cols);
+// [vec16_dispatch]
   TP_CHECK_LAUNCH("vec16_store_kernel");
 }
-// [vec16_launch]
 
 }  // namespace tp::step04
