@@ -1,15 +1,19 @@
 /// @file steps/00_copy/exercise.cuh
-/// @brief Exercise 00: write the 16-byte vectorized copy yourself.
+/// @brief Exercise 00: make every load and every store of a copy move 16 bytes.
 ///
-/// The launcher is done: it checks alignment and launches one thread per 16-byte vector. Fill in the two TODOs in the
-/// kernel so that each thread copies whole 16-byte vectors (uint4) and the threads of the
-/// grid together copy the last few elements that do not fill a vector.
+/// The kernel below is step 00's copy_vec_kernel with its two key lines taken out; the
+/// launcher is done: one thread per Vec-sized piece of the matrix, Vec = uint4 (16 bytes)
+/// when both pointers are 16-byte aligned, Vec = T otherwise. Fill in the two TODOs: (1) the
+/// copy of vector number i, (2) the few elements at the end that do not fill a vector.
+///
+/// The solution is this step's own kernel.cuh: tp::step00::copy_vec_kernel. Read it only after
+/// trying.
 ///
 /// Check your work (the tests fail until the TODOs are done right):
 ///
-///     cmake -B build -DTP_EXERCISES=ON && cmake --build build -j
+///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j
 ///     ctest --test-dir build -L exercise -R 00 --output-on-failure
-///     build/bin/00_copy --exercise        # your kernel as a third row
+///     build/bin/00_copy --exercise --predict P    # P: your prediction, % of cudaMemcpy
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,19 +28,43 @@
 
 namespace tp::step00::exercise {
 
-template <typename T>
-__global__ void copy_vec16_kernel(T* __restrict__ out, const T* __restrict__ in, std::size_t n) {
-  constexpr std::size_t kPerVec = 16 / sizeof(T);  // elements in one 16-byte vector
-  const std::size_t n_vec = n / kPerVec;           // whole vectors in the matrix
-  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;  // this thread's vector
+constexpr int kVecThreads = 256;
 
+template <typename T, typename Vec>
+__global__ void copy_vec_kernel(T* __restrict__ out, const T* __restrict__ in, std::size_t n) {
+  constexpr std::size_t kPerVec = sizeof(Vec) / sizeof(T);  // elements per vector: 16 / sizeof(T)
+  const std::size_t n_vec = n / kPerVec;                     // whole vectors
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n_vec) {
-    // TODO(1): copy vector number i with one 16-byte load and one 16-byte store.
-    //          Hint: reinterpret_cast `in` to `const uint4*` and `out` to `uint4*`.
+    // TODO(1): copy vector number i with ONE load and ONE store of a whole Vec.
+    //   Hint 1: an instruction moves as many bytes as the type it reads or writes. Indexing
+    //           `in` and `out` as T moves sizeof(T) bytes; what must they point to instead?
+    //   Hint 2: Vec is that type (uint4 on the 16-byte path). View both pointers as pointers
+    //           to Vec; vector i is then their element i, not element i * kPerVec.
   }
+  // TODO(2): copy the tail: the elements after the last whole vector (fewer than kPerVec).
+  //   Hint 1: n need not be a multiple of kPerVec. Which elements has no thread copied yet,
+  //           and are there enough threads to take one each?
+  //   Hint 2: the tail starts where the n_vec whole vectors end; the launcher starts at least
+  //           one thread per tail element. Let thread i take tail element number i, and check
+  //           that it is below n.
+}
 
-  // TODO(2): copy the tail: elements n_vec * kPerVec .. n - 1 (fewer than kPerVec of them),
-  //          one element per thread: thread i copies element n_vec * kPerVec + i, if it exists.
+/// Launches copy_vec_kernel with one thread per Vec-sized piece of n elements (and at least
+/// one per tail element).
+template <typename T, typename Vec>
+void launch_copy_vec(T* out, const T* in, std::size_t n, cudaStream_t stream) {
+  constexpr std::size_t kPerVec = sizeof(Vec) / sizeof(T);
+  const std::size_t threads = std::max(n / kPerVec, n % kPerVec);
+  const std::size_t blocks = ceil_div(threads, kVecThreads);
+  if (blocks > 0x7fffffff) throw std::invalid_argument("exercise copy_vec16: too many elements for a 1-D grid");
+  copy_vec_kernel<T, Vec><<<unsigned(blocks), kVecThreads, 0, stream>>>(out, in, n);
+  TP_CHECK_LAUNCH("exercise::copy_vec_kernel");
+}
+
+/// True when both pointers allow 16-byte loads and stores.
+inline bool aligned16(const void* a, const void* b) {
+  return reinterpret_cast<std::uintptr_t>(a) % 16 == 0 && reinterpret_cast<std::uintptr_t>(b) % 16 == 0;
 }
 
 /// Same API as tp::step00::copy_vec16.
@@ -45,15 +73,8 @@ void copy_vec16(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0
   check_shape(rows, cols);
   const std::size_t n = std::size_t(rows) * std::size_t(cols);
   if (n == 0) return;
-  if (reinterpret_cast<std::uintptr_t>(out) % 16 != 0 || reinterpret_cast<std::uintptr_t>(in) % 16 != 0) {
-    throw std::invalid_argument("exercise copy_vec16: pointers must be 16-byte aligned");
-  }
-  constexpr int kThreads = 256;
-  constexpr std::size_t kPerVec = 16 / sizeof(T);
-  // One thread per vector, and at least one per tail element.
-  const std::size_t blocks = ceil_div(std::max(n / kPerVec, n % kPerVec), kThreads);
-  copy_vec16_kernel<<<unsigned(blocks), kThreads, 0, stream>>>(out, in, n);
-  TP_CHECK_LAUNCH("exercise::copy_vec16_kernel");
+  if (aligned16(out, in)) launch_copy_vec<T, uint4>(out, in, n, stream);
+  else launch_copy_vec<T, T>(out, in, n, stream);
 }
 
 }  // namespace tp::step00::exercise

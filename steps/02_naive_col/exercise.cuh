@@ -1,15 +1,20 @@
 /// @file steps/02_naive_col/exercise.cuh
-/// @brief Exercise 02: write the transpose with threads along the output rows yourself.
+/// @brief Exercise 02: lay the threads along the OUTPUT rows, so that the store is coalesced
+/// and the load strided.
 ///
-/// The launcher and the loop are done: lane threadIdx.x owns output column `oc`, and the loop
-/// walks the output rows `orow` this thread is responsible for. Fill in the two TODOs in the
-/// loop: the strided load from `in` and the coalesced store to `out`.
+/// The kernel below is step 02's naive_col_kernel with its two key lines taken out. The
+/// launcher and the loop are done: lane threadIdx.x owns output column `oc`, and the loop
+/// walks the output rows `orow` of this thread. Fill in the two TODOs: (1) the offset of the
+/// element in `in`, (2) its offset in `out`, and the copy.
+///
+/// The solution is this step's own kernel.cuh: tp::step02::naive_col_kernel. Read it only
+/// after trying.
 ///
 /// Check your work (the tests fail until the TODOs are done right):
 ///
 ///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j
 ///     ctest --test-dir build -L exercise -R 02 --output-on-failure
-///     build/bin/02_naive_col --exercise        # your kernel as a third row
+///     build/bin/02_naive_col --exercise --predict P    # P: your prediction, % of cudaMemcpy
 #pragma once
 
 #include <cuda_runtime.h>
@@ -34,13 +39,18 @@ __global__ void naive_col_kernel(T* __restrict__ out, const T* __restrict__ in, 
   for (unsigned orow = blockIdx.y * kTileRows + threadIdx.y; orow < unsigned(cols); orow += gridDim.y * kTileRows) {
     // orow: output row = input column, 0..cols-1.
 
-    // TODO(1): load the element this thread moves: row oc, column orow of `in`, into
-    //          `const T v = in[...];`. Hint: a row of `in` holds `cols` elements; compute the
-    //          offset in 64 bits (std::size_t(oc) * cols + ...), since rows x cols may exceed 2^31.
+    // TODO(1): `const std::size_t i = ...;` the offset in `in` of the element this thread
+    //          moves to output element (orow, oc).
+    //   Hint 1: which input element ends up at output row orow, column oc? Its row in `in`
+    //           is one of oc and orow, its column the other.
+    //   Hint 2: a row of `in` holds `cols` elements. Convert to std::size_t before
+    //           multiplying: rows x cols may exceed 2^31. Lanes end up `cols` apart here.
 
-    // TODO(2): store v to row orow, column oc of `out`. A row of `out` holds `rows` elements;
-    //          64-bit offset again. Consecutive lanes (consecutive oc) must store to
-    //          consecutive addresses: that is what makes this store coalesced.
+    // TODO(2): `const std::size_t o = ...;` the offset of output element (orow, oc), then
+    //          copy the element from `in` at i to `out` at o.
+    //   Hint 1: consecutive lanes have consecutive oc; for the store to be coalesced, o must
+    //           grow by exactly 1 from one lane to the next.
+    //   Hint 2: a row of `out` holds `rows` elements; 64-bit offset again.
   }
 }
 

@@ -1,16 +1,20 @@
 /// @file steps/03_unroll/exercise.cuh
-/// @brief Exercise 03: write the unrolled loads and stores yourself.
+/// @brief Exercise 03: give each thread K elements and put all K loads in flight before the
+/// first store.
 ///
-/// The kernel below is step 03's transpose_unroll<4> with its two key lines taken out. The
-/// launcher, the grid-stride loop over passes and the register array `v` are done. Fill in
-/// the two TODOs so that each thread first loads its four input elements into `v`, all four
-/// before any store, and then stores them to the output.
+/// The kernel below is step 03's transpose_unroll_kernel with its two key lines taken out,
+/// launched with K = 4 as step 03's transpose is. The launcher, the loop over passes and the
+/// register array `v` are done. Fill in the two TODOs: (1) the K loads into `v`, (2) the K
+/// stores from it.
+///
+/// The solution is this step's own kernel.cuh: tp::step03::transpose_unroll_kernel. Read it
+/// only after trying.
 ///
 /// Check your work (the tests fail until the TODOs are done right):
 ///
 ///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j
 ///     ctest --test-dir build -L exercise -R 03 --output-on-failure
-///     build/bin/03_unroll --exercise        # your kernel as an extra row
+///     build/bin/03_unroll --exercise --predict P    # P: your prediction, % of cudaMemcpy
 #pragma once
 
 #include <cuda_runtime.h>
@@ -23,35 +27,42 @@
 
 namespace tp::step03::exercise {
 
-constexpr int kTileCols = 32;  // threads along an output row (threadIdx.x)
+constexpr int kTileCols = 32;  // threads along an output row (threadIdx.x): one warp stores 32
 constexpr int kTileRows = 8;   // warps per block (threadIdx.y), output rows 8 apart
-constexpr int kUnroll = 4;     // output rows per thread per pass: K
+constexpr int kUnroll = 4;     // K of step 03's transpose: output rows per thread per pass
 constexpr unsigned kMaxGridY = 65535;
 
-template <typename T>
+template <int K, typename T>
 __global__ void transpose_unroll_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
-  constexpr unsigned kRowsPerPass = kTileRows * kUnroll;  // output rows one block covers: 32
-  const int oc = blockIdx.x * kTileCols + threadIdx.x;    // output column = input row, < rows
+  constexpr unsigned kRowsPerPass = kTileRows * K;      // output rows one block covers: 8 x K
+  const int oc = blockIdx.x * kTileCols + threadIdx.x;  // output column = input row, < rows
   if (oc >= rows) return;
-  // [[maybe_unused]] only keeps the compiler quiet until your code uses the variable.
-  [[maybe_unused]] const std::size_t in_row = std::size_t(oc) * cols;  // input row oc starts here
+  // [[maybe_unused]] only lets the file compile before the TODOs are done: delete it then.
+  [[maybe_unused]] const std::size_t in_row = std::size_t(oc) * cols;  // input row oc starts here (64-bit)
   const unsigned out_rows = cols;                                      // output rows = input columns
-  const unsigned stride = gridDim.y * kRowsPerPass;                    // output rows the grid covers
+  const unsigned stride = gridDim.y * kRowsPerPass;                    // output rows the whole grid covers
   for (unsigned r0 = blockIdx.y * kRowsPerPass + threadIdx.y; r0 < out_rows; r0 += stride) {
-    T v[kUnroll];  // one register per output row: all loads before the first store
+    T v[K];  // one register per output row: all K loads are issued before the first store
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
-      [[maybe_unused]] const unsigned orow = r0 + k * kTileRows;  // output row = input column
-      // TODO(1): if orow is inside the matrix (orow < out_rows), load input element
-      //          (row oc, column orow) into v[k].
-      //          Hint: its offset in `in` is in_row + orow.
+    for (int k = 0; k < K; ++k) {
+      [[maybe_unused]] const unsigned orow = r0 + k * kTileRows;  // output row = input column: 8 apart
+      // TODO(1): if orow is inside the matrix, load input element (row oc, column orow) into
+      //          v[k]. This loop only loads: nothing in it may wait for a load to return.
+      //   Hint 1: the point of the step is K independent loads in flight per thread. They are
+      //           independent when each goes to its own register and no store sits between
+      //           them: the stores wait for the second loop.
+      //   Hint 2: input row oc starts at in_row; orow is the column within it. Check orow
+      //           against out_rows (the number of input columns).
     }
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
+    for (int k = 0; k < K; ++k) {
       [[maybe_unused]] const unsigned orow = r0 + k * kTileRows;
-      // TODO(2): if orow < out_rows, store v[k] to output element (row orow, column oc).
-      //          Hint: `out` is cols x rows, so the offset is std::size_t(orow) * rows + oc
-      //          (64-bit before the multiplication: the matrix may hold more than 2^31 elements).
+      // TODO(2): if orow is inside the matrix, store v[k] to output element (row orow,
+      //          column oc).
+      //   Hint 1: lanes have consecutive oc, so consecutive lanes must store to consecutive
+      //           addresses, as in step 02.
+      //   Hint 2: a row of `out` holds `rows` elements; convert orow to std::size_t before
+      //           multiplying (the matrix may hold more than 2^31 elements).
     }
   }
 }
@@ -65,7 +76,7 @@ void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0)
   const dim3 block(kTileCols, kTileRows);
   const dim3 grid(ceil_div(unsigned(rows), kTileCols),  // x: 32 output columns per block
                   std::min(ceil_div(unsigned(cols), kRowsPerPass), kMaxGridY));  // y: beyond, loop
-  transpose_unroll_kernel<<<grid, block, 0, stream>>>(out, in, rows, cols);
+  transpose_unroll_kernel<kUnroll><<<grid, block, 0, stream>>>(out, in, rows, cols);
   TP_CHECK_LAUNCH("exercise::transpose_unroll_kernel");
 }
 

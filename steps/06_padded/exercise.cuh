@@ -1,21 +1,25 @@
 /// @file steps/06_padded/exercise.cuh
-/// @brief Exercise 06: remove step 05's bank conflicts with an XOR swizzle instead of padding.
+/// @brief Exercise 06: remove step 05's bank conflicts with a swizzle instead of padding.
 ///
-/// The kernel below is step 06's tiled_kernel with a 32 x 32 tile, 32 x 8 threads and an
-/// UNPADDED `T tile[32][32]`, in which both phases find element (r, c) of the tile at column
-/// slot(r, c) of shared row r. It is complete; only slot() is yours. As shipped, slot()
-/// returns c: the results are correct, but every column read of the store phase is a 32-way
-/// bank conflict, exactly as in step 05. Make slot() permute each row so that the 32 elements
-/// of any tile COLUMN land in 32 different banks.
+/// The kernel below is step 06's tiled_kernel with the swizzled layout: a 32 x 32 tile, 32 x 8
+/// threads and an UNPADDED `T tile[32][32]`, in which both phases find element (r, c) of the
+/// tile at column slot(r, c) of shared row r. It is complete; only slot() is yours. As
+/// shipped, slot() returns c: the results are correct, but every column read of the store
+/// phase is a bank conflict, as in step 05. Make slot() move the elements within each row so
+/// that the 32 elements of any tile COLUMN are spread over the banks.
+///
+/// The solution is this step's own kernel.cuh: tp::step06::slot with Layout::swizzled. Read
+/// it only after trying.
 ///
 /// Check your work (the tests fail until the TODO is done right):
 ///
 ///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j
 ///     ctest --test-dir build -L exercise -R 06 --output-on-failure
-///     build/bin/06_padded --exercise        # your kernel as an extra row
+///     build/bin/06_padded --exercise --predict P    # P: your prediction, % of cudaMemcpy
 ///
-/// Since a conflicting kernel is still correct, the test that decides is a CPU one: it checks
-/// slot() itself (a permutation of every row; 32 banks for every column, for 4-byte elements).
+/// A conflicted kernel is still correct, so the tests that decide run on the CPU: slot() must
+/// permute every row, and the store phase's column reads must take the fewest wavefronts
+/// that the bank model (tests/exercises/banks.hpp) allows, for 2-, 4- and 8-byte elements.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -39,15 +43,20 @@ __host__ __device__ constexpr int slot(int r, int c) {
   //       - within a row r, the columns c = 0 .. 31 go to 32 different slots (nothing is
   //         overwritten, and the load phase's row writes stay conflict-free), and
   //       - within a column c, the rows r = 0 .. 31 go to 32 different slots (the store
-  //         phase's column reads are conflict-free).
-  //       Hint: c ^ r (XOR). 32 is a power of two, so c ^ r stays in [0, 32); for a fixed r,
-  //       XOR with r is a permutation of [0, 32), and so it is for a fixed c.
+  //         phase's warp reads rows 0 .. 31 of one column at once: 32 different banks).
+  //   Hint 1: you need a function of (r, c) that is a permutation of 0 .. 31 in c for every
+  //           fixed r, and a permutation in r for every fixed c. Step 06's padding gets
+  //           there by shifting row r by r banks; the swizzle keeps rows 32 wide and mixes
+  //           the bits of r into c instead.
+  //   Hint 2: think of r and c as 5-bit numbers. A bitwise operator does it: it acts on each
+  //           bit on its own (no carry, so the result stays in 0 .. 31), and applied twice
+  //           with the same r it gives c back, so it permutes every row and every column.
   (void)r;  // delete this line when the TODO is done
   return c;
 }
 
 template <typename T>
-__global__ void swizzled_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
+__global__ void tiled_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
   __shared__ T tile[kTile][kTile];  // unpadded: element (r, c) of the tile is at tile[r][slot(r, c)]
 
   const unsigned c0 = blockIdx.x * kTile;  // first input column of the tile
@@ -84,8 +93,8 @@ void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0)
   const dim3 block(kTile, kBlockRows);
   const dim3 grid(ceil_div(unsigned(cols), kTile),                        // x: tile columns
                   std::min(ceil_div(unsigned(rows), kTile), kMaxGridY));  // y: tile rows; beyond, the loop
-  swizzled_kernel<<<grid, block, 0, stream>>>(out, in, rows, cols);
-  TP_CHECK_LAUNCH("exercise::swizzled_kernel");
+  tiled_kernel<<<grid, block, 0, stream>>>(out, in, rows, cols);
+  TP_CHECK_LAUNCH("exercise::tiled_kernel");
 }
 
 }  // namespace tp::step06::exercise

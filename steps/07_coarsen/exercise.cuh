@@ -2,33 +2,25 @@
 /// @brief Exercise 07: step 07's own ideas: the 16-byte chunk swizzle, and a store phase that
 /// reads column pairs and writes two output rows per thread.
 ///
-/// The kernel below is step 07's 16-byte path in row-major tile order (the `column_pairs` row
-/// of the chapter's ablation): tiles of 256 x 256 bytes (kSide<T> = 256 / sizeof(T) elements
-/// a side), 256 threads, V = 16 / sizeof(T) elements per 16-byte chunk. Done for you: the
-/// cp.async load phase, the barrier, the launcher and step 06's fallback for shapes and
-/// pointers that rule out 16-byte rows. Yours:
+/// The kernel below is step 07's coarsen_kernel in row-major tile order, with one region (the
+/// `column_pairs` row of the chapter's ablation): tiles of 256 x 256 bytes (kSide<T> = 256 /
+/// sizeof(T) elements a side), 256 threads, V = 16 / sizeof(T) elements per 16-byte chunk.
+/// Done for you: the cp.async load phase, the barrier, the launcher and step 06's fallback
+/// for shapes and pointers that rule out 16-byte rows. Yours: (1) slot(), the chunk swizzle;
+/// (2) the store phase's reads of column pairs; (3) its two 16-byte stores.
 ///
-///   (1) slot(): where chunk c / V of tile row r lives in shared memory. As shipped it returns c
-///       (no swizzle): the load phase's 16-byte copies still work, but every read of the store
-///       phase piles up on a few banks. Keep each chunk whole (an element keeps its place in
-///       its chunk) and move whole chunks depending on the row, so that the store phase's
-///       column reads spread over all 32 banks.
-///   (2) the store phase's reads: one `Pair<T>` word (tile columns j and j + 1) from each of
-///       the V tile rows q * V .. q * V + V - 1, through your slot().
-///   (3) the store phase's writes: turn the V words into two 16-byte chunks (split_pairs()
-///       from kernel.cuh does that) and store them, with the evict-first hint, to output rows
-///       j and j + 1.
+/// As shipped, slot() returns c (no swizzle: correct, but conflicted) and the store phase
+/// writes nothing, so the GPU tests fail; the CPU tests check slot() on the bank model. A
+/// correct solution runs at about the `column_pairs` row of the chapter's ablation table.
 ///
-/// As shipped the store phase writes nothing, so the GPU tests fail; the CPU tests check
-/// slot() on the bank model (a kernel with bank conflicts still transposes correctly).
-/// A correct solution runs at about the `column_pairs` row of the chapter's ablation table
-/// (row-major tile order, no regions).
+/// The solution is this step's own kernel.cuh: tp::step07::slot and tp::step07::move_tile's
+/// store phase. Read it only after trying.
 ///
 /// Check your work (the tests fail until the TODOs are done right):
 ///
 ///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j
 ///     ctest --test-dir build -L exercise -R 07 --output-on-failure
-///     build/bin/07_coarsen --exercise        # your kernel as an extra row
+///     build/bin/07_coarsen --exercise --predict P    # P: your prediction, % of cudaMemcpy
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,8 +29,8 @@
 #include <climits>
 #include <cstddef>
 
-#include "07_coarsen/kernel.cuh"  // kSide, kThreads, kChunks, Pair, split_pairs, rows_16_aligned, the fallback
-#include "tp/async.cuh"           // cp_async16, cp_async_wait_all, store16_evict_first
+#include "07_coarsen/kernel.cuh"  // the step's constants, Pair and helpers, the fallback
+#include "tp/async.cuh"           // cp.async and the cache-hinted 16-byte stores
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
@@ -53,13 +45,16 @@ __host__ __device__ constexpr int slot(int r, int c) {
   //          - keeps every chunk whole: slot(r, c) % kV == c % kV, and moves the chunks of
   //            row r as one permutation of the row's 16 chunk positions (the cp.async copies
   //            write whole chunks);
-  //          - puts the chunks that the store phase reads at once on different banks. A warp
-  //            reads, for one k, tile rows r = q * kV + k for q = 0 .. 15: rows kV apart. A
-  //            tile row is 256 bytes = 2 turns of the 32 banks, so with no swizzle all 16 rows
-  //            put column j on the same bank. 8 chunk positions make one turn of the banks.
-  //          Hint: step 06 used an XOR of the column with the row. Here, XOR the chunk number
-  //          with a value that changes from one group of kV rows to the next and takes 8
-  //          values; and an XOR with a multiple of kV moves whole chunks.
+  //          - spreads the store phase's reads over the banks. For its k-th read a warp takes
+  //            tile rows q * kV + k, q = 0 .. 15: rows kV apart. A tile row is 256 bytes, 2
+  //            turns of the 32 banks, so with no swizzle all 16 rows put column j on the
+  //            same banks.
+  //   Hint 1: step 06's swizzle, on 16-byte chunks instead of elements: move chunk c / kV of
+  //           row r to another chunk position, chosen by the row, so that the 16 rows of one
+  //           read see column j at different chunk positions.
+  //   Hint 2: those rows differ in r / kV, not in r % kV; 8 chunk positions (128 bytes)
+  //           make one turn of the banks, so 8 different moves are enough. A bitwise
+  //           operation on c with a multiple of kV changes the chunk and keeps c % kV.
   (void)r, (void)kV;  // delete this line when the TODO is done
   return c;           // placeholder: no swizzle (correct results, conflicted reads)
 }
@@ -92,18 +87,25 @@ __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T*
     const int idx = threadIdx.x + i * kThreads;
     const int q = idx % kChunks, j = 2 * (idx / kChunks);  // chunk, first of the two output rows
     if (kEdge && (c0 + j >= std::size_t(cols) || r0 + q * kV >= std::size_t(rows))) continue;
+    Pair<T> w[kV];  // one word per tile row: (column j, column j + 1)
+    // TODO(2): fill w[k], k = 0 .. kV - 1, with the two elements of tile row q * kV + k in
+    //          tile columns j and j + 1, read from shared memory as ONE Pair<T> each.
+    //   Hint 1: one read brings two columns: the two elements are neighbours in shared
+    //           memory, because j is even and slot() keeps an element's place in its chunk.
+    //   Hint 2: the load phase above shows where element (r, c) lives. Take the address of
+    //           the column-j element of tile row q * kV + k and read a Pair<T> there (it is
+    //           aligned to its own size).
     T* p = out + (c0 + j) * rows + r0 + q * kV;  // out[c0 + j][r0 + q V ..], 16-byte aligned
-    Pair<T> w[kV];                               // one word per tile row: (column j, column j + 1)
-    // TODO(2): fill w[k], k = 0 .. kV - 1, with the two elements (tile row q * kV + k, tile
-    //          columns j and j + 1), read from shared memory as ONE Pair<T> each.
-    //          Hint: j is even and slot() keeps an element's place within its chunk, so the
-    //          two elements lie side by side, and the pair is aligned to its own size.
-    // TODO(3): split w into the chunk of output row c0 + j (the column-j elements) and the
-    //          chunk of output row c0 + j + 1 (the column-j + 1 elements), and store both with
-    //          the evict-first hint.
-    //          Hint: split_pairs<T>() and store16_evict_first() in kernel.cuh and tp/async.cuh;
-    //          output row c0 + j + 1 starts `rows` elements after output row c0 + j (cols is a
-    //          multiple of V, hence even: that row exists whenever row c0 + j does).
+    // TODO(3): split w into two 16-byte chunks, the column-j elements for output row c0 + j
+    //          and the column-j + 1 elements for output row c0 + j + 1, and store each with
+    //          ONE 16-byte store with the evict-first hint.
+    //   Hint 1: each word holds one element of each output row: the chunks are built by
+    //           picking halves of words, not by copying. Evict-first tells L2 to give a
+    //           written line up before the lines that are still to be read.
+    //   Hint 2: the [split] section of kernel.cuh has the helper that separates the words
+    //           into two uint4; tp/async.cuh has the evict-first 16-byte store. Output row
+    //           c0 + j + 1 starts `rows` elements after output row c0 + j (cols is a multiple
+    //           of V, hence even: that row exists whenever row c0 + j does).
     (void)p, (void)w;  // delete this line when the TODOs are done
   }
   __syncthreads();  // the tile is free for the next one
@@ -112,8 +114,8 @@ __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T*
 /// One block moves one tile at a time (grid-stride over the tiles, in row-major tile order).
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
-    pairs_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, std::size_t tiles_x,
-                 std::size_t tiles) {
+    coarsen_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, std::size_t tiles_x,
+                   std::size_t tiles) {
   constexpr int kN = kSide<T>;
   __shared__ uint4 smem[kN * kN * sizeof(T) / 16];  // uint4: 16-byte aligned rows
   T* tile = reinterpret_cast<T*>(smem);              // kN x kN elements, swizzled by slot()
@@ -138,8 +140,8 @@ void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0)
   const std::size_t tiles_x = ceil_div(std::size_t(cols), std::size_t(kSide<T>));
   const std::size_t tiles = tiles_x * ceil_div(std::size_t(rows), std::size_t(kSide<T>));
   const unsigned blocks = unsigned(std::min<std::size_t>(tiles, INT_MAX));  // beyond: the grid-stride loop
-  pairs_kernel<T><<<blocks, kThreads, 0, stream>>>(out, in, rows, cols, tiles_x, tiles);
-  TP_CHECK_LAUNCH("exercise::pairs_kernel");
+  coarsen_kernel<T><<<blocks, kThreads, 0, stream>>>(out, in, rows, cols, tiles_x, tiles);
+  TP_CHECK_LAUNCH("exercise::coarsen_kernel");
 }
 
 }  // namespace tp::step07::exercise

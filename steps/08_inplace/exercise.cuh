@@ -3,16 +3,20 @@
 /// why it must read both tiles before it writes either.
 ///
 /// The kernel below is a short in-place transpose: 32 x 32-element tiles padded to 33
-/// columns, 32 x 8 threads, one block per tile pair (i, j), i <= j. Left out: step 08's
-/// 16-byte accesses, cp.async, the cache hints and the swizzle. Fill in the two TODOs:
-/// (1) pair_of(): tile pair p -> tile (i, j), i <= j, where p = j (j + 1) / 2 + i;
-/// (2) the load of the pair's second tile, (j, i), before the barrier.
+/// columns, 32 x 8 threads, one block per tile pair (i, j), i <= j. Left out of step 08's
+/// kernel: the 16-byte accesses, cp.async, the cache hints, the swizzle and the two regions.
+/// Fill in the two TODOs: (1) pair_of(), from a pair's number to its tiles; (2) the load of
+/// the pair's second tile before the barrier.
+///
+/// The solution is this step's own kernel.cuh: tp::step08::pair_of, and in
+/// tp::step08::inplace_kernel the second load_tile() before the barrier. Read it only after
+/// trying.
 ///
 /// Check your work (the tests fail until the TODOs are done right):
 ///
 ///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j
 ///     ctest --test-dir build -L exercise -R 08 --output-on-failure
-///     build/bin/08_inplace --exercise        # your kernel as an extra row
+///     build/bin/08_inplace --exercise --predict P    # P: your prediction, % of cudaMemcpy
 #pragma once
 
 #include <cuda_runtime.h>
@@ -33,9 +37,15 @@ constexpr int kRows = 8;   // threads per block: kTile x kRows, each moving kTil
 /// upper triangle of the tiles, diagonal included: p = j (j + 1) / 2 + i, so pairs 0, 1, 2,
 /// 3, 4, 5 are tiles (0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2).
 __host__ __device__ inline void pair_of(std::size_t p, std::size_t& i, std::size_t& j) {
-  // TODO(1): find j, the largest with j (j + 1) / 2 <= p (a loop is fine here; step 08 uses
-  // a square root), then i = p - j (j + 1) / 2.
-  (void)p;
+  // TODO(1): set i and j, i <= j, such that p = j (j + 1) / 2 + i.
+  //   Hint 1: tile column j holds j + 1 pairs (tiles (0, j) .. (j, j)), so the columns
+  //           before column j hold j (j + 1) / 2 pairs together. Find the column first, then
+  //           the place in it.
+  //   Hint 2: j is the largest column whose pairs-before count does not pass p; i is what
+  //           is left of p. A loop over the columns finds j, but every thread runs it for
+  //           every pair (up to 256 steps at n = 8192): measure it. Step 08 solves the
+  //           quadratic instead, then corrects the rounding.
+  (void)p;  // delete this line and the two below when the TODO is done
   i = 0;
   j = 0;
 }
@@ -52,7 +62,12 @@ __global__ void inplace_kernel(T* data, int n, std::size_t pairs) {
       const std::size_t r = ti * kTile + threadIdx.y + k, c = tj * kTile + threadIdx.x;
       if (r < std::size_t(n) && c < std::size_t(n)) tile[0][threadIdx.y + k][threadIdx.x] = data[r * n + c];
       // TODO(2): unless the pair is diagonal, load element (threadIdx.y + k, threadIdx.x) of
-      // tile (tj, ti) into tile[1] (mind the edges of the matrix, as above).
+      //          the pair's other tile, (tj, ti), into tile[1].
+      //   Hint 1: after the barrier this block writes over BOTH tiles of its pair, each with
+      //           the other's transpose. Whatever it has not read by then is lost.
+      //   Hint 2: the line above, with the tile's coordinates swapped (tile row tj, tile
+      //           column ti) and buffer 1, with the same edge checks. A diagonal tile is its
+      //           own pair: it was loaded once already.
     }
     __syncthreads();  // both tiles are read before either is overwritten
     // Store phase: tile[0] transposed goes where tile (tj, ti) was, tile[1] transposed where

@@ -25,7 +25,7 @@ step's kernel in the given namespace.
 Exit 77 (a skipped test for ctest) when cuobjdump is not found (1 instead when the environment
 sets TP_REQUIRE_CUOBJDUMP=1, as CI does) or the objects hold no SASS for compute capability 8.0
 or newer. cuobjdump comes with the CUDA toolkit, or from PyPI:
-`pip install nvidia-cuda-cuobjdump`; set CUOBJDUMP to point at one.
+`pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm`; set CUOBJDUMP to point at one.
 """
 import dataclasses
 import glob
@@ -101,7 +101,7 @@ CHECKS = {
         Rule("a barrier (__syncthreads, BAR.SYNC) separates the writes of the tile (STS) from "
              "the reads (LDS)", barrier_between("STS", "LDS")),
     ]),
-    "07_coarsen": (r"(coarsen|pairs)_kernel<", [
+    "07_coarsen": (r"coarsen_kernel<", [
         Rule("the tile is loaded with cp.async (LDGSTS)", has("LDGSTS")),
         Rule("each thread stores two 16-byte chunks with the evict-first hint (STG.E.EF.128)",
              has("STG.E.EF.128", 2)),
