@@ -8,7 +8,9 @@ every <img> must exist. The tree view's entries (navtreedata.js and the files it
 name pages of the site; their #fragments are not checked (Doxygen 1.9.4 lists a namespace's
 variables under each file with an anchor that only the namespace's page has; following one
 opens the right file page, at the top).
-Links to http(s):, mailto:, javascript: and data: are not followed.
+Links to http(s):, mailto:, javascript: and data: are not followed. The text of the pages made
+from Markdown (index.html, md_*.html), outside code, must not show `**` (bold that Doxygen
+did not render).
 
     python3 docs/check_site.py build/docs/html     exit 1 and list the broken links, if any
 """
@@ -29,8 +31,16 @@ class Page(html.parser.HTMLParser):
         super().__init__(convert_charrefs=True)
         self.links = []  # (tag, attribute, value, line)
         self.ids = set()
+        self.stars = []  # lines whose text (outside code) shows a Markdown **
+        self.in_code = 0  # depth of <code>, <pre> and Doxygen's code blocks (div.fragment)
+        self.divs = []  # for each open <div>: whether it is a code block
 
     def handle_starttag(self, tag, attrs):
+        code = tag in ("code", "pre") or (tag == "div" and "fragment" in (dict(attrs).get("class") or ""))
+        if tag == "div":
+            self.divs.append(code)
+        if code:
+            self.in_code += 1
         for name, value in attrs:
             if value is None:
                 continue
@@ -39,7 +49,19 @@ class Page(html.parser.HTMLParser):
             elif name in LINK_ATTRS and not (name == "data" and tag != "object"):
                 self.links.append((tag, name, value, self.getpos()[0]))
 
-    handle_startendtag = handle_starttag
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag in ("code", "pre") or (tag == "div" and self.divs and self.divs[-1]):
+            self.in_code = max(0, self.in_code - 1)
+        if tag == "div" and self.divs:
+            self.divs.pop()
+
+    def handle_data(self, data):
+        if "**" in data and not self.in_code:
+            self.stars.append(self.getpos()[0])
 
 
 def main():
@@ -94,6 +116,11 @@ def main():
             check(page, tag, attr, value, line)
     for page, tag, attr, value, line in tree_links:
         check(page, tag, attr, value, line)
+    for page, parser in pages.items():
+        if page.name != "index.html" and not page.name.startswith("md_"):
+            continue  # API pages: `char **argv` is code there
+        for line in parser.stars:
+            broken.append(f"{page.relative_to(site)}:{line}: '**' in the text: bold Doxygen did not render")
 
     for line in broken:
         print(line)
