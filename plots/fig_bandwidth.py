@@ -20,6 +20,19 @@ def _largest(rows):
     return [r for r in rows if r["rows"] * r["cols"] == n]
 
 
+PEERS_SHOWN = ("torch_eager", "torch_compile")
+
+
+def _peers(results, gpu, dtypes, sizes):
+    """[(dtype, row)] of the peers (scripts/peers.py, newest peers CSV of the same GPU) at the
+    size the bars show; each row's % is of the cudaMemcpy measured in its own process."""
+    peers = newest("peers", results, gpu=gpu)
+    if peers is None:
+        return []
+    return [(d, r) for d in dtypes for r in peers.where(dtype=d, step="peer")
+            if r["kernel"] in PEERS_SHOWN and size_label(r["rows"], r["cols"]) == sizes[d]]
+
+
 def _l2(results, gpu):
     """The GPU's L2 size in bytes from the newest ncu CSV of that GPU, and a note if absent."""
     ncu = newest("ncu", results, gpu=gpu)
@@ -79,6 +92,12 @@ def progression(results=RESULTS):
         handles.append(Line2D([], [], color=style.DTYPE_COLOURS[d], linestyle="--", linewidth=1.5))
         labels.append(f"{r['kernel']} ({d}): {r['pct_of_memcpy']:.0f}%")
         top = max(top, r["pct_of_memcpy"] + 12)
+    peers = _peers(results, tour.gpu, dtypes, sizes)
+    for d, r in peers:  # what users call instead, if measured
+        style_kw = {"color": style.DTYPE_COLOURS[d], "linestyle": ":", "linewidth": 1.8}
+        ax.axhline(r["pct_of_memcpy"], **style_kw)
+        handles.append(Line2D([], [], **style_kw))
+        labels.append(f"{r['kernel']} ({d}): {r['pct_of_memcpy']:.0f}%" + ("" if r["verified"] else " FAILED"))
 
     kernels = {s: sorted({bars[d][s]["kernel"] for d in dtypes if s in bars[d]}) for s in steps}
     ax.set_xticks(range(n), [style.step_label(s) + "\n" + "\n".join(style.wrap(k) for k in kernels[s])
@@ -92,7 +111,11 @@ def progression(results=RESULTS):
     ax.set_title(f"Transpose step by step: each step's kernel as a percentage of cudaMemcpy\n"
                  f"{tour.gpu}, cold L2, largest matrix of the tour")
     ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="bars and lines")
-    style.caption(fig, tour.caption(), y=-0.01)
+    caption = tour.caption()
+    if peers:
+        peers_file = newest("peers", results, gpu=tour.gpu).path.name
+        caption += f"; dotted: scripts/peers.py, each % of cudaMemcpy in its own run, from docs/results/{peers_file}"
+    style.caption(fig, caption, y=-0.01)
     return fig, tour.path.name
 
 

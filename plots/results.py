@@ -8,6 +8,7 @@ A results file is named `<source>_<gpu slug>_<YYYY-MM-DD>.csv`, for example
     sweep_cold   the tour at many sizes, L2 flushed before every repetition (the normal way)
     sweep_warm   the same with --warm-l2 (no flush), to show how a warm cache inflates GB/s
     ncu          Nsight Compute metrics, one row per kernel x dtype
+    peers        the tour and then scripts/peers.py (PyTorch, torch.compile, CuPy) in one run
 
 The newest file of a source is the one with the latest date in its name. This module uses only
 the standard library, so its tests run where matplotlib is not installed.
