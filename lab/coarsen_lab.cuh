@@ -28,6 +28,12 @@
 ///   per element, as in step 06).
 /// - Tiles inside the matrix run without bounds checks (only the last tile row and column
 ///   need them).
+/// - The shifted path (transpose_shifted; the record's path, but for `double`, where rows
+///   are not a multiple of 16 bytes or a pointer is not 16-byte aligned): aligned 16-byte
+///   copies of each tile row into a shared-memory row one chunk longer, read back at the
+///   row's shift; aligned 16-byte stores of each output row, the chunk that crosses into the
+///   next tile included (the tile loads V - 1 rows more); element by element only at the
+///   matrix's edges.
 /// - The ablation's switches (Feature): evict-first cache hints on the stores, L2 hints on
 ///   the loads (prefetch, evict-first; measured by the tuning program), cp.async copies from
 ///   global straight to shared memory, 256-byte store runs, five tile orders (column-major,
@@ -47,6 +53,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 #include "07_coarsen/kernel.cuh"  // pitch_is_128k_multiple
@@ -585,24 +592,235 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
   }
 }
 
+// ---- Rows that are not a multiple of 16 bytes: the shifted path ---------------------------
+
+namespace detail {
+
+/// The shifted path's tile in shared memory: the kN x kN tile and the first V - 1 rows of the
+/// tile below it (kN + V - 1 input rows), in groups of V rows. Tile row r holds the aligned
+/// 16-byte chunks of `in` that cover its kN elements: kN / V + 1 of them, because the row
+/// starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1), so its element c sits
+/// at position c + s_r. After each group of V rows comes one spare chunk, so that the column
+/// reads of the store phase spread over the banks (lab/test_lab_shifted.cu counts them with
+/// the bank model of tests/exercises/banks.hpp).
+// [shifted_tile]
+template <typename T, int kN>
+struct ShiftedTile {
+  static constexpr int kV = 16 / sizeof(T);                  // elements per 16-byte chunk
+  static constexpr int kRows = kN + kV - 1;                  // the tile's rows and V - 1 more
+  static constexpr int kRowChunks = kN / kV + 1;             // chunks per row
+  static constexpr int kRowElements = kRowChunks * kV;       // elements per row
+  static constexpr int kGroupElements = kV * kRowElements + kV;  // V rows and a spare chunk
+  static constexpr int kGroups = (kRows + kV - 1) / kV;
+  static constexpr int kChunks = kGroups * kGroupElements / kV;  // 16-byte chunks in all
+  /// Index, in elements, of position p of row k of group g (tile row g V + k).
+  __host__ __device__ static constexpr int at(int g, int k, int p) { return g * kGroupElements + k * kRowElements + p; }
+  /// Index, in elements, of position p of tile row r.
+  __host__ __device__ static constexpr int at(int r, int p) { return at(r / kV, r % kV, p); }
+};
+// [shifted_tile]
+
+/// Rotates 16 bytes down by `elements` elements of T: element e of the result is element
+/// (e + elements) mod V of v. Whole words move by selects; 2-byte steps by funnel shifts.
+template <typename T>
+__device__ __forceinline__ uint4 rotate_down(uint4 v, int elements) {
+  const int bytes = elements * int(sizeof(T));
+  unsigned w[4] = {v.x, v.y, v.z, v.w};
+  if (bytes & 8) {  // by 2 words
+    const unsigned w0 = w[0], w1 = w[1];
+    w[0] = w[2], w[1] = w[3], w[2] = w0, w[3] = w1;
+  }
+  if (bytes & 4) {  // by 1 word
+    const unsigned w0 = w[0];
+    w[0] = w[1], w[1] = w[2], w[2] = w[3], w[3] = w0;
+  }
+  if constexpr (sizeof(T) == 2) {
+    if (bytes & 2) {  // by half a word: the high half of word k, then the low half of word k + 1
+      const unsigned w0 = w[0];
+      w[0] = __funnelshift_r(w[0], w[1], 16);
+      w[1] = __funnelshift_r(w[1], w[2], 16);
+      w[2] = __funnelshift_r(w[2], w[3], 16);
+      w[3] = __funnelshift_r(w[3], w0, 16);
+    }
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+/// Moves the tile whose corner is in[r0][c0] to out[c0][r0] with 16-byte accesses on both
+/// sides, whatever the alignment of the rows (the shifted path). Output row j of the tile,
+/// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start
+/// at tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile writes the kN / V chunks
+/// that start inside it, the last one ending in the V - 1 rows below the tile; its first u_j
+/// elements belong to the chunk that the tile above writes. kEdge: the tile is at an edge of
+/// the matrix (its first tile row, its last tile column, a tile without V rows below it),
+/// where rows, columns and chunks are checked and the ends of the output rows are written
+/// element by element (all other tiles skip the checks).
+// [shifted]
+template <typename T, int kN, int kThreads, bool kEdge>
+__device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
+                                                  int rows, int cols, std::size_t r0, std::size_t c0) {
+  using Tile = ShiftedTile<T, kN>;
+  constexpr int kV = Tile::kV;
+  constexpr int kLoads = (Tile::kRows * Tile::kRowChunks + kThreads - 1) / kThreads;  // chunks per thread
+  constexpr int kStores = kN * kN / kV / kThreads;                                    // output chunks per thread
+  static_assert(kStores >= 1 && kN * kN % (kV * kThreads) == 0, "whole output chunks per thread");
+  const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
+  const int width = kEdge ? int(min(unsigned(kN), unsigned(cols - c0))) : kN;  // tile columns inside the matrix
+  const std::size_t n = std::size_t(rows) * cols;                             // elements of `in` and `out`
+
+  // The shift s_r of tile row r: how many elements in[r0 + r][c0] lies past a 16-byte
+  // boundary. Only addresses mod 16 count, and 32-bit arithmetic keeps them (it wraps mod
+  // 2^32). Rows V apart have the same shift.
+  const unsigned in_corner = unsigned(reinterpret_cast<std::uintptr_t>(in + r0 * cols + c0) / sizeof(T));
+  auto shift = [&](int r) { return int((in_corner + unsigned(r) * unsigned(cols)) % kV); };
+
+  // Load phase: chunk q of tile row r is the aligned 16 bytes of `in` that hold tile columns
+  // q V - s_r ... q V - s_r + V - 1 (columns below 0 or from kN on: the neighbours', unused).
+  // Consecutive threads copy consecutive chunks, kRowChunks per row.
+#pragma unroll
+  for (int i = 0; i < kLoads; ++i) {
+    const int idx = threadIdx.x + i * kThreads;
+    const int r = idx / Tile::kRowChunks, q = idx % Tile::kRowChunks;  // row, chunk
+    const int c = q * kV - shift(r);                                    // the chunk's first tile column
+    if (r >= below || c >= width) continue;  // past the matrix or the last pass, or none of the tile's columns
+    const std::ptrdiff_t x = std::ptrdiff_t((r0 + r) * cols + c0) + c;  // in[x]: the chunk's first element
+    T* dst = &tile[Tile::at(r, q * kV)];
+    if (!kEdge || (x >= 0 && std::size_t(x) + kV <= n)) {
+      cp_async16(dst, in + x);  // in + x is 16-byte aligned
+    } else {                    // the chunk starts before in[0] or ends past in[n - 1]: its elements inside
+#pragma unroll
+      for (int k = 0; k < kV; ++k) {
+        if (x + k >= 0 && std::size_t(x + k) < n) dst[k] = in[x + k];
+      }
+    }
+  }
+  cp_async_wait_all();  // this thread's copies have landed
+  __syncthreads();      // and everyone else's
+
+  // Store phase: chunk q of output row j covers tile rows first = q V + u_j ... first + V - 1,
+  // rows q V + k of group q for k >= u_j and rows (q + 1) V + k of group q + 1 for k < u_j.
+  // Step k reads the row that is k mod V: whatever their chunks, a warp's lanes then read
+  // elements at different places of their 16-byte chunks, so in different banks. Element e
+  // (tile row first + e) lands in v[(u_j + e) mod V], and a rotation puts it at position e.
+  // A warp takes 8 chunks of 4 output rows (store_chunk).
+  const unsigned out_corner = unsigned(reinterpret_cast<std::uintptr_t>(out + c0 * rows + r0) / sizeof(T));
+#pragma unroll 2
+  for (int i = 0; i < kStores; ++i) {
+    int q, j;  // chunk q of output row j (of the tile)
+    store_chunk<kN / kV, 8>(threadIdx.x + i * kThreads, q, j);
+    if (kEdge && j >= width) continue;  // past the last column of `in`
+    const int u = int((kV - (out_corner + unsigned(j) * unsigned(rows)) % kV) % kV);  // u_j
+    const int first = q * kV + u;  // the chunk's first tile row
+    T v[kV];
+#pragma unroll
+    for (int k = 0; k < kV; ++k) v[k] = tile[Tile::at(q + (k < u), k, j + shift(k))];  // tile element (row, j)
+    uint4 chunk;
+    memcpy(&chunk, v, sizeof(chunk));
+    chunk = rotate_down<T>(chunk, u);           // element e at position e
+    T* dst = out + (c0 + j) * rows + r0;        // out[c0 + j][r0]: tile row 0 of output row j
+    if (!kEdge || first + kV <= below) {
+      store16_evict_first(dst + first, chunk);  // the whole chunk: one 16-byte store
+    } else {  // the chunk passes the last row of `in`: the output row ends inside it
+      T w[kV];
+      memcpy(w, &chunk, sizeof(w));
+#pragma unroll
+      for (int e = 0; e < kV; ++e) {
+        if (first + e < below) dst[first + e] = w[e];
+      }
+    }
+    // The first tile row: the u_j elements before the first chunk (the rest of their chunk
+    // ends the output row before, which its tile writes up to the row's end).
+    if (kEdge && r0 == 0 && q == 0) {
+      for (int r = 0; r < u && r < below; ++r) dst[r] = tile[Tile::at(r, j + shift(r))];
+    }
+  }
+  __syncthreads();  // the tile is free for the next one
+}
+// [shifted]
+
+}  // namespace detail
+
+/// The shifted path: one block moves one kN x kN tile at a time (kN = kTileBytes / sizeof(T)),
+/// in column order, with two interleaved regions when kRegions is 2 (grid-stride over the
+/// slots, as step 07 does). Tile indices fit in 32 bits (the launcher checks).
+template <typename T, int kTileBytes, int kThreads, unsigned kRegions>
+__global__ void __launch_bounds__(kThreads)
+    shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
+                   unsigned tiles) {
+  constexpr int kN = kTileBytes / sizeof(T);
+  constexpr int kV = 16 / sizeof(T);
+  __shared__ uint4 smem[detail::ShiftedTile<T, kN>::kChunks];  // uint4: 16-byte aligned chunks
+  T* tile = reinterpret_cast<T*>(smem);
+  const unsigned per_region = (tiles + kRegions - 1) / kRegions;
+  for (std::size_t slot = blockIdx.x; slot < std::size_t(per_region) * kRegions; slot += gridDim.x) {
+    const unsigned u = unsigned(slot);
+    const unsigned t = u % kRegions * per_region + u / kRegions;  // the tile of slot u (= u in one region)
+    if (t >= tiles) continue;                                      // a spare slot (the whole block)
+    const std::size_t r0 = std::size_t(t % tiles_y) * kN;  // first input row = first output column
+    const std::size_t c0 = std::size_t(t / tiles_y) * kN;  // first input column = first output row
+    // Tiles at an edge take the checks: the first tile row (it writes the first elements of
+    // the output rows; the first tile's first chunk may start before in[0]), the last tile
+    // column, and the tiles without V rows of `in` below them.
+    if (r0 > 0 && c0 + kN <= std::size_t(cols) && r0 + kN + kV <= std::size_t(rows)) {
+      detail::move_shifted_tile<T, kN, kThreads, false>(tile, out, in, rows, cols, r0, c0);
+    } else {
+      detail::move_shifted_tile<T, kN, kThreads, true>(tile, out, in, rows, cols, r0, c0);
+    }
+  }
+}
+
+/// Out-of-place transpose on the shifted path, for any shape and any (element-aligned)
+/// pointers: square tiles of kTileBytes x kTileBytes bytes, kThreads threads, the column
+/// order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
+template <int kTileBytes, int kThreads, typename T>
+void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  check_shape(rows, cols);
+  if (rows == 0 || cols == 0) return;
+  constexpr unsigned kN = kTileBytes / sizeof(T);
+  const unsigned tiles_y = ceil_div(unsigned(rows), kN);
+  const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kN);
+  if (tiles >= UINT_MAX) throw std::invalid_argument("transpose_shifted: 2^32 - 1 tiles or more");
+  auto launch = [&](auto kernel, unsigned regions) {
+    const std::size_t slots = ceil_div(tiles, std::size_t(regions)) * regions;
+    const unsigned blocks = unsigned(std::min<std::size_t>(slots, INT_MAX));  // beyond: the grid-stride loop
+    kernel<<<blocks, kThreads, 0, stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
+  };
+  if (pitch_is_128k_multiple<T>(cols)) launch(shifted_kernel<T, kTileBytes, kThreads, 2>, 2);
+  else launch(shifted_kernel<T, kTileBytes, kThreads, 1>, 1);
+  TP_CHECK_LAUNCH("shifted_kernel");
+}
+
+/// The record's element path before the shifted path (kept for comparison, row
+/// `elements64`): the lab kernel with 64 x 64-element tiles in column order and evict-first
+/// stores, one element per access, for every shape.
+template <typename T>
+void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
+  transpose_with<kElementTile, kElementTile, 256, kStreaming | kColumns>(out, in, rows, cols, stream);
+}
+
 /// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte
 /// tiles, 256 threads, two regions where the rows of `in` lie a multiple of 128 KB apart),
 /// with 128 x 128-byte tiles and 128 threads where the large tiles would give fewer than 3
 /// waves of blocks (4 times the tiles; a `double` thread then has one chunk per tile, and no
-/// column pairs), and an element path with 64 x 64-element tiles in column order (16
-/// accesses per thread for every type) instead of step 06's kernel.
+/// column pairs). Shapes and pointers without 16-byte rows take the shifted path with the
+/// same choice of tiles (16-byte accesses on both sides, shifted in shared memory and in
+/// registers), but for `double`, where the element path with 64 x 64-element tiles measured
+/// faster (rows `shifted_tile*` and `elements64` of lab_coarsen).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
-  if (!detail::rows_16_aligned(out, in, rows, cols)) {
-    transpose_with<kElementTile, kElementTile, 256, kStreaming | kColumns>(out, in, rows, cols, stream);
-  } else if (few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
-                       sm_count())) {
-    transpose_tiles<128, 128>(out, in, rows, cols, stream);
+  const bool aligned = detail::rows_16_aligned(out, in, rows, cols);
+  if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
+  const bool small = few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
+                               sm_count());
+  if (aligned) {
+    if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
+    else transpose_tiles<256, 256>(out, in, rows, cols, stream);
   } else {
-    transpose_tiles<256, 256>(out, in, rows, cols, stream);
+    if (small) transpose_shifted<128, 128>(out, in, rows, cols, stream);
+    else transpose_shifted<256, 256>(out, in, rows, cols, stream);
   }
 }
 

@@ -42,6 +42,9 @@ std::vector<Kernel> coarsen_kernels() {
   namespace ab = step07::ablation;
   auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose, launch); };
   return {record_kernel(),
+          row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
+          row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
+          row("elements64", TP_LAUNCHER(transpose_elements64)),
           row("evict_first_loads", TP_LAUNCHER(ab::transpose<ab::EvictFirstLoads>)),
           row("evict_first_both", TP_LAUNCHER(ab::transpose<EvictFirstBoth>)),
           row("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),

@@ -9,7 +9,8 @@
 
 namespace tp::lab {
 
-/// Out-of-place variants: the record kernel, then one change of the headline per row.
+/// Out-of-place variants: the record kernel, its shifted path with either tile and its former
+/// element path (on every shape), then one change of the headline per row.
 std::vector<Kernel> coarsen_kernels();
 
 /// In-place variants of step 08: one change of its headline per row.

@@ -1,0 +1,202 @@
+// The lab's shifted path (rows that are not a multiple of 16 bytes, pointers that are not
+// 16-byte aligned), beyond the awkward shapes that every lab kernel goes through
+// (tests/gpu/test_steps.cu): on the GPU, the record kernel and the shifted path's two tiles on
+// odd shapes, and on pointers a few elements past a 16-byte boundary (`in` and `out` each on
+// its own) with nothing written around the output; on the CPU, the banks its store phase reads.
+#include <gtest/gtest.h>
+
+#include <cuda_fp16.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../tests/exercises/banks.hpp"
+#include "../tests/gpu_guard.hpp"
+#include "coarsen_lab.cuh"
+#include "lab_kernels.hpp"
+#include "tp/buffer.hpp"
+#include "tp/data.hpp"
+#include "tp/error.hpp"
+#include "tp/harness.hpp"
+
+namespace {
+
+// The kernels that take the shifted path on the cases below.
+const std::vector<tp::Kernel>& shifted_kernels() {
+  static const std::vector<tp::Kernel> list = [] {
+    std::vector<tp::Kernel> v;
+    for (tp::Kernel& k : tp::lab::coarsen_kernels()) {
+      if (k.name == "record" || k.name == "shifted_tile128" || k.name == "shifted_tile256") v.push_back(std::move(k));
+    }
+    return v;
+  }();
+  return list;
+}
+
+class ShiftedPath : public ::testing::TestWithParam<tp::DType> {
+ protected:
+  void SetUp() override { TP_GPU_TEST_GUARD(); }
+};
+
+void expect_all_match(tp::DType dtype, const std::vector<tp::Shape>& shapes) {
+  ASSERT_EQ(shifted_kernels().size(), 3u);
+  for (const tp::Shape shape : shapes) {
+    tp::Case c(dtype, shape, /*seed=*/5000 + shape.rows * 7 + shape.cols);
+    for (const tp::Kernel& k : shifted_kernels()) {
+      const tp::CompareResult r = c.verify(k, 0);
+      EXPECT_TRUE(r.ok()) << k.name << " on " << tp::describe_case(dtype, shape) << ": " << r.describe();
+    }
+  }
+}
+
+// Odd squares (the 16-byte chunks of consecutive rows start at every shift), rows and columns
+// of a tile side plus one, a row or a column alone.
+TEST_P(ShiftedPath, OddShapesMatchTheCpuReference) {
+  expect_all_match(GetParam(), {{4899, 4899}, {4097, 4099}, {33, 4097}, {4097, 33}, {1, 4099}, {4099, 1}});
+}
+
+// Matrices smaller than a tile, around a tile side, and with part tiles on both edges (small
+// enough for compute-sanitizer's racecheck).
+TEST_P(ShiftedPath, SmallShapesMatchTheCpuReference) {
+  expect_all_match(GetParam(), {{1, 1}, {1, 7}, {7, 1}, {3, 5}, {31, 33}, {63, 65}, {127, 129}, {255, 257}, {100, 1000}});
+}
+
+// `in` and `out` each a few elements past a 16-byte boundary, on aligned and odd shapes. The
+// input allocation ends where the matrix ends (a read past it is out of bounds for
+// compute-sanitizer); the output has 16 elements of room on both sides, which must still be
+// poison afterwards: no element outside the matrix is written.
+TEST_P(ShiftedPath, OffsetPointersMatchAndWriteNothingAround) {
+  const tp::DType dtype = GetParam();
+  const std::vector<std::pair<int, int>> offsets = {{1, 0}, {0, 1}, {1, 1}, {3, 5}};  // elements: in, out
+  const std::vector<tp::Shape> shapes = {{4096, 4096}, {4099, 4097}, {33, 4097}, {4097, 33},
+                                         {1, 4099},    {4099, 1},    {64, 64},   {2, 3}};
+  for (const tp::Shape shape : shapes) {
+    tp::dispatch(dtype, [&](auto tag) {
+      using T = decltype(tag);
+      constexpr std::size_t kRoom = 16;  // elements around the output matrix
+      const std::size_t n = std::size_t(shape.rows) * shape.cols;
+      std::vector<T> input(n), want(n);
+      tp::fill_distinct(input.data(), shape.rows, shape.cols, 77);
+      tp::reference_transpose(want.data(), input.data(), shape.rows, shape.cols);
+      for (const tp::Kernel& k : shifted_kernels()) {
+        for (const auto& [in_offset, out_offset] : offsets) {
+          tp::DeviceBuffer d_in((n + in_offset) * sizeof(T)), d_out((n + out_offset + 2 * kRoom) * sizeof(T));
+          T* in = d_in.as<T>() + in_offset;
+          T* out = d_out.as<T>() + kRoom + out_offset;
+          TP_CUDA_CHECK(cudaMemcpy(in, input.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+          d_out.poison();
+          k.run(dtype, out, in, shape.rows, shape.cols, 0);
+          TP_CUDA_CHECK(cudaDeviceSynchronize());
+          const std::vector<T> got = tp::download<T>(d_out, n + out_offset + 2 * kRoom);
+          const std::string where = k.name + " on " + tp::describe_case(dtype, shape) + ", in + " +
+                                    std::to_string(in_offset) + ", out + " + std::to_string(out_offset);
+          const tp::CompareResult r = tp::compare_bits(want.data(), got.data() + kRoom + out_offset, shape.cols, shape.rows);
+          EXPECT_TRUE(r.ok()) << where << ": " << r.describe();
+          const auto* bytes = reinterpret_cast<const unsigned char*>(got.data());
+          const std::size_t before = (kRoom + out_offset) * sizeof(T), after = before + n * sizeof(T);
+          std::size_t written = 0;  // bytes around the matrix that are no longer poison
+          for (std::size_t b = 0; b < got.size() * sizeof(T); ++b) {
+            if ((b < before || b >= after) && bytes[b] != tp::kPoisonByte) ++written;
+          }
+          EXPECT_EQ(written, 0u) << where << ": bytes written outside the output matrix";
+        }
+      }
+    });
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shifted, ShiftedPath, ::testing::ValuesIn(tp::kAllDTypes),
+                         [](const ::testing::TestParamInfo<tp::DType>& info) { return tp::dtype_name(info.param); });
+
+// The bank model (tests/exercises/banks.hpp) on the store phase's shared-memory reads: for
+// every shift pattern of the rows of `in` (s_r = s_0 + r (cols mod V), mod V) and of `out`
+// (t_j = t_0 + j (rows mod V)), the wavefronts of every warp's reads of a tile, against the
+// fewest possible (one per read for 2- and 4-byte types, two for 8-byte). Step k reads the
+// chunk's tile row that is k mod V; reading the chunk's rows in order instead puts all of a
+// warp's reads at one place of their 16-byte chunks when rows x cols mod V is 1 (odd
+// squares): 4 times the fewest wavefronts for 2- and 4-byte types.
+struct BankCount {
+  double worst = 0;  // the worst shift pattern's wavefronts / the fewest
+  double mean = 0;   // mean over the shift patterns
+};
+
+template <typename T, int kTileBytes>
+BankCount store_phase_wavefronts(bool in_row_order, int only_cols_mod = -1, int only_rows_mod = -1) {
+  constexpr int kN = kTileBytes / int(sizeof(T)), kV = 16 / int(sizeof(T));
+  using Tile = tp::lab::coarsen::detail::ShiftedTile<T, kN>;
+  const int fewest = (32 * int(sizeof(T)) + 127) / 128;
+  BankCount count;
+  int patterns = 0;
+  for (int s0 = 0; s0 < kV; ++s0) {
+    for (int cm = 0; cm < kV; ++cm) {
+      for (int t0 = 0; t0 < kV; ++t0) {
+        for (int rm = 0; rm < kV; ++rm) {
+          if ((only_cols_mod >= 0 && cm != only_cols_mod) || (only_rows_mod >= 0 && rm != only_rows_mod)) continue;
+          long long total = 0, least = 0;
+          for (int warp0 = 0; warp0 < kN * kN / kV; warp0 += 32) {  // the output chunks, a warp at a time
+            for (int k = 0; k < kV; ++k) {
+              std::array<std::uint64_t, tp::banks::kLanes> address{};
+              for (int lane = 0; lane < 32; ++lane) {
+                int q = 0, j = 0;
+                tp::lab::coarsen::detail::store_chunk<kN / kV, 8>(warp0 + lane, q, j);
+                const int u = (kV - (t0 + j * rm) % kV) % kV;  // the chunk: tile rows q V + u ... q V + u + V - 1
+                const int r = in_row_order ? q * kV + u + k : (q + (k < u)) * kV + k;  // the row step k reads
+                address[lane] = std::uint64_t(Tile::at(r, j + (s0 + r * cm) % kV)) * sizeof(T);
+              }
+              total += tp::banks::wavefronts(address, int(sizeof(T)));
+              least += fewest;
+            }
+          }
+          const double ratio = double(total) / double(least);
+          count.worst = ratio > count.worst ? ratio : count.worst;
+          count.mean += ratio;
+          ++patterns;
+        }
+      }
+    }
+  }
+  count.mean /= patterns;
+  return count;
+}
+
+TEST(LabShifted, StorePhaseReadsSpreadOverTheBanks) {
+  auto expect = [](const char* what, BankCount c, double worst, double mean) {
+    EXPECT_LE(c.worst, worst) << what;
+    EXPECT_LE(c.mean, mean) << what;
+    std::printf("%s: worst %.2f, mean %.2f x the fewest wavefronts\n", what, c.worst, c.mean);
+  };
+  expect("float, 256-byte tile", store_phase_wavefronts<float, 256>(false), 1.0, 1.0);
+  expect("double, 256-byte tile", store_phase_wavefronts<double, 256>(false), 1.0, 1.0);
+  expect("half, 256-byte tile", store_phase_wavefronts<__half, 256>(false), 1.75, 1.5);
+  expect("float, 128-byte tile", store_phase_wavefronts<float, 128>(false), 1.0, 1.0);
+  expect("double, 128-byte tile", store_phase_wavefronts<double, 128>(false), 1.0, 1.0);
+  expect("half, 128-byte tile", store_phase_wavefronts<__half, 128>(false), 1.75, 1.5);
+}
+
+TEST(LabShifted, ReadingTheRowsInOrderConflictsOnOddSquares) {
+  // 4899 x 4899: rows and cols are 3 mod 4 (float) and 3 mod 8 (half).
+  EXPECT_GE((store_phase_wavefronts<float, 256>(true, 3, 3).mean), 4.0);
+  EXPECT_GE((store_phase_wavefronts<__half, 256>(true, 3, 3).mean), 4.0);
+  EXPECT_LE((store_phase_wavefronts<float, 256>(false, 3, 3).worst), 1.0);
+}
+
+// The shifted tile: kN + V - 1 rows of kN / V + 1 chunks, a spare chunk after every V rows,
+// every row 16-byte aligned, and all of it inside the shared array.
+TEST(LabShifted, TileRowsAreAlignedAndInside) {
+  using Tile = tp::lab::coarsen::detail::ShiftedTile<float, 64>;
+  static_assert(Tile::kRows == 67 && Tile::kRowChunks == 17 && Tile::kChunks == 17 * (4 * 17 + 1),
+                "67 rows of 17 chunks, in 17 groups of 4 rows and a spare chunk");
+  for (int r = 0; r < Tile::kRows; ++r) {
+    EXPECT_EQ(Tile::at(r, 0) % 4, 0) << "row " << r;  // 16 bytes = 4 floats
+    EXPECT_LE(Tile::at(r, 17 * 4), Tile::kChunks * 4) << "row " << r;
+    if (r > 0) EXPECT_GE(Tile::at(r, 0), Tile::at(r - 1, 17 * 4)) << "row " << r;  // rows do not overlap
+    EXPECT_EQ(Tile::at(r, 5), Tile::at(r / 4, r % 4, 5));
+  }
+}
+
+}  // namespace
