@@ -18,17 +18,13 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
-#include <cstdint>
-#include <stdexcept>
 
+#include "00_copy/kernel.cuh"  // the step's launcher and alignment test
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
 namespace tp::step00::exercise {
-
-constexpr int kVecThreads = 256;
 
 template <typename T, typename Vec>
 __global__ void copy_vec_kernel(T* __restrict__ out, const T* __restrict__ in, std::size_t n) {
@@ -50,31 +46,15 @@ __global__ void copy_vec_kernel(T* __restrict__ out, const T* __restrict__ in, s
   //           that it is below n.
 }
 
-/// Launches copy_vec_kernel with one thread per Vec-sized piece of n elements (and at least
-/// one per tail element).
-template <typename T, typename Vec>
-void launch_copy_vec(T* out, const T* in, std::size_t n, cudaStream_t stream) {
-  constexpr std::size_t kPerVec = sizeof(Vec) / sizeof(T);
-  const std::size_t threads = std::max(n / kPerVec, n % kPerVec);
-  const std::size_t blocks = ceil_div(threads, kVecThreads);
-  if (blocks > 0x7fffffff) throw std::invalid_argument("exercise copy_vec16: too many elements for a 1-D grid");
-  copy_vec_kernel<T, Vec><<<unsigned(blocks), kVecThreads, 0, stream>>>(out, in, n);
-  TP_CHECK_LAUNCH("exercise::copy_vec_kernel");
-}
-
-/// True when both pointers allow 16-byte loads and stores.
-inline bool aligned16(const void* a, const void* b) {
-  return reinterpret_cast<std::uintptr_t>(a) % 16 == 0 && reinterpret_cast<std::uintptr_t>(b) % 16 == 0;
-}
-
 /// Same API as tp::step00::copy_vec16.
 template <typename T>
 void copy_vec16(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
   const std::size_t n = std::size_t(rows) * std::size_t(cols);
   if (n == 0) return;
-  if (aligned16(out, in)) launch_copy_vec<T, uint4>(out, in, n, stream);
-  else launch_copy_vec<T, T>(out, in, n, stream);
+  // The step's launcher and alignment test (kernel.cuh), with your kernel.
+  if (step00::aligned16(out, in)) step00::launch_copy_vec<T, uint4>(out, in, n, stream, copy_vec_kernel<T, uint4>);
+  else step00::launch_copy_vec<T, T>(out, in, n, stream, copy_vec_kernel<T, T>);
 }
 
 }  // namespace tp::step00::exercise

@@ -111,15 +111,16 @@ __global__ void copy_vec_kernel(T* __restrict__ out, const T* __restrict__ in, s
 }
 // [copy_vec16]
 
-/// Launches `kernel` with one thread per Vec-sized piece of n elements (and at least one per
-/// tail element). Used by copy_vec16.
+/// Launches `kernel` (copy_vec_kernel<T, Vec>, or exercise 00's version of it) with one
+/// thread per Vec-sized piece of n elements (and at least one per tail element).
 template <typename T, typename Vec>
-void launch_copy_vec(T* out, const T* in, std::size_t n, cudaStream_t stream) {
+void launch_copy_vec(T* out, const T* in, std::size_t n, cudaStream_t stream,
+                     void (*kernel)(T*, const T*, std::size_t) = copy_vec_kernel<T, Vec>) {
   constexpr std::size_t kPerVec = sizeof(Vec) / sizeof(T);
   const std::size_t threads = std::max(n / kPerVec, n % kPerVec);
   const std::size_t blocks = ceil_div(threads, kVecThreads);
   if (blocks > 0x7fffffff) throw std::invalid_argument("copy_vec16: too many elements for a 1-D grid");
-  copy_vec_kernel<T, Vec><<<unsigned(blocks), kVecThreads, 0, stream>>>(out, in, n);
+  kernel<<<unsigned(blocks), kVecThreads, 0, stream>>>(out, in, n);
   TP_CHECK_LAUNCH("copy_vec_kernel");
 }
 

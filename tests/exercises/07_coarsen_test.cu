@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "07_coarsen/exercise.cuh"
+#include "banks.hpp"
 #include "exercise_test.hpp"
 
 namespace {
@@ -42,28 +43,23 @@ void expect_whole_chunks() {
 }
 
 // The store phase's reads: for its k-th read a warp's lane takes chunk q = lane % 16 of the
-// column pair j = 2 (lane / 16), i.e. one 2-element word of tile row q V + k. Counted per
-// bank: the distinct 4-byte words the warp touches there. The fewest possible: 2 for 4-byte
-// types (256 bytes = 2 turns of the banks), 4 for double (512 bytes), and 2 for 2-byte types
-// (their 128 bytes lie in 16 rows whose chunk positions cover 8 groups of 4 banks at best).
+// column pair j = 2 (lane / 16), i.e. one 2-element word of tile row q V + k. Counted with the
+// bank model (banks.hpp). The fewest possible: 2 for 4-byte types (256 bytes = 2 turns of the
+// banks), 4 for double (512 bytes), and 2 for 2-byte types (their 128 bytes lie in 16 rows
+// whose chunk positions cover 8 groups of 4 banks at best).
 template <typename T>
 void expect_conflict_free_pairs() {
   constexpr int kV = 16 / sizeof(T), kN = 256 / sizeof(T), kWord = 2 * sizeof(T);
-  constexpr std::size_t kFewest = sizeof(T) == 8 ? 4 : 2;
+  constexpr int kFewest = sizeof(T) == 8 ? 4 : 2;
   for (int k = 0; k < kV; ++k) {
-    std::vector<std::vector<long>> words(32);  // distinct 4-byte words per bank
-    for (int lane = 0; lane < 32; ++lane) {
+    std::array<std::uint64_t, tp::banks::kLanes> address{};
+    for (int lane = 0; lane < tp::banks::kLanes; ++lane) {
       const int q = lane % 16, j = 2 * (lane / 16), r = q * kV + k;
-      const long byte = (long(r) * kN + slot<T>(r, j)) * long(sizeof(T));
-      for (long w = byte / 4; w < (byte + kWord) / 4; ++w) {
-        auto& bank = words[w % 32];
-        if (std::find(bank.begin(), bank.end(), w) == bank.end()) bank.push_back(w);
-      }
+      address[lane] = (std::uint64_t(r) * kN + slot<T>(r, j)) * sizeof(T);
     }
-    std::size_t most = 0;
-    for (const auto& bank : words) most = std::max(most, bank.size());
-    ASSERT_EQ(most, kFewest) << sizeof(T) << "-byte type, the store phase's read " << k << ": a bank serves " << most
-                             << " different 4-byte words (one wavefront each), where " << kFewest << " is the least";
+    const int wavefronts = tp::banks::wavefronts(address, kWord);
+    ASSERT_EQ(wavefronts, kFewest) << sizeof(T) << "-byte type, the store phase's read " << k << ": " << wavefronts
+                                   << " wavefronts, where " << kFewest << " is the least";
   }
 }
 
