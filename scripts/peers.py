@@ -14,11 +14,16 @@ runs first (they include torch.compile's compilation); the median of --reps runs
 result is verified bit for bit against the input read through a transposed view (an integer
 view, so NaN patterns compare too); a peer that fails is written with verified=false and
 reported. Rows follow the results CSV schema (step "peer", kernel torch_eager, torch_compile,
-cupy; step "ref", kernel cudaMemcpy_torch); the versions measured go to PATH's
-`.versions.txt` beside it. Needs PyTorch with CUDA; CuPy is optional
-(scripts/peers-requirements.txt). cuTENSOR is not measured here (see docs/beyond.md).
+cupy, cutensor; step "ref", kernel cudaMemcpy_torch); the versions measured go to PATH's
+`.versions.txt` beside it. Needs PyTorch with CUDA; CuPy and cuTENSOR are optional
+(scripts/peers-requirements.txt). cuTENSOR 2 is called through its C API (ctypes):
+cutensorPermute with alpha = 1, found as $TP_CUTENSOR_LIB, in the `cutensor` Python package
+(pip's cutensor-cu13) or on the library path; without it the peer is skipped and the
+versions file says so.
 """
 import argparse
+import ctypes
+import ctypes.util
 import csv
 import os
 import pathlib
@@ -93,12 +98,95 @@ class Gpu:
         return times
 
 
-def peers(torch, cupy):
-    """name -> f(x) returning x transposed into a new contiguous array, for the libraries present."""
-    found = {"torch_eager": lambda x: x.t().contiguous(),
-             "torch_compile": torch.compile(lambda x: x.t().contiguous(), dynamic=False)}
+def find_cutensor():
+    """Path of libcutensor.so.2 (cuTENSOR 2), or None: $TP_CUTENSOR_LIB, pip's `cutensor`
+    package, then the library path."""
+    if os.environ.get("TP_CUTENSOR_LIB"):
+        return os.environ["TP_CUTENSOR_LIB"]
+    try:
+        import cutensor  # the wheel's package: cutensor/lib/libcutensor.so.2
+        for base in getattr(cutensor, "__path__", []):
+            candidate = pathlib.Path(base) / "lib" / "libcutensor.so.2"
+            if candidate.exists():
+                return str(candidate)
+    except ImportError:
+        pass
+    return ctypes.util.find_library("cutensor")
+
+
+class CuTensor:
+    """cutensorPermute through cuTENSOR 2's C API: B[c, r] = 1 * A[r, c] for a row-major
+    rows x cols A, one plan per dtype and shape, made once and reused."""
+
+    # cudaDataType_t, and the compute descriptor's name, per dtype (cuTENSOR's permutation table)
+    TYPES = {"float": (0, "CUTENSOR_COMPUTE_DESC_32F"), "double": (1, "CUTENSOR_COMPUTE_DESC_64F"),
+             "half": (2, "CUTENSOR_COMPUTE_DESC_16F"), "bf16": (14, "CUTENSOR_COMPUTE_DESC_16BF")}
+    OP_IDENTITY, ALGO_DEFAULT, JIT_NONE = 1, -1, 0
+
+    def __init__(self, path, torch):
+        self.torch = torch
+        self.lib = ctypes.CDLL(path)
+        self.lib.cutensorGetErrorString.restype = ctypes.c_char_p
+        self.lib.cutensorGetVersion.restype = ctypes.c_size_t
+        self.handle = ctypes.c_void_p()
+        self.check(self.lib.cutensorCreate(ctypes.byref(self.handle)), "cutensorCreate")
+        self.plans = {}
+
+    def version(self):
+        v = self.lib.cutensorGetVersion()  # major * 10000 + minor * 100 + patch
+        return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
+
+    def check(self, status, what):
+        if status != 0:
+            raise RuntimeError(f"{what}: {self.lib.cutensorGetErrorString(status).decode()}")
+
+    def plan(self, dtype, rows, cols):
+        key = (dtype, rows, cols)
+        if key not in self.plans:
+            lib, h = self.lib, self.handle
+            data_type, compute = self.TYPES[dtype]
+            i64 = ctypes.c_int64 * 2
+            # Modes: A is (r, c) with c contiguous; B is (c, r) with r contiguous. cuTENSOR's
+            # extents and strides list the fastest mode first.
+            a, b = ctypes.c_void_p(), ctypes.c_void_p()
+            self.check(lib.cutensorCreateTensorDescriptor(h, ctypes.byref(a), 2, i64(cols, rows), i64(1, cols),
+                                                          data_type, 16), "tensor A")
+            self.check(lib.cutensorCreateTensorDescriptor(h, ctypes.byref(b), 2, i64(rows, cols), i64(1, rows),
+                                                          data_type, 16), "tensor B")
+            modes_a, modes_b = (ctypes.c_int32 * 2)(ord("c"), ord("r")), (ctypes.c_int32 * 2)(ord("r"), ord("c"))
+            op, pref, plan = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+            descriptor = ctypes.c_void_p.in_dll(lib, compute)
+            self.check(lib.cutensorCreatePermutation(h, ctypes.byref(op), a, modes_a, self.OP_IDENTITY, b, modes_b,
+                                                     descriptor), "cutensorCreatePermutation")
+            self.check(lib.cutensorCreatePlanPreference(h, ctypes.byref(pref), self.ALGO_DEFAULT, self.JIT_NONE),
+                       "cutensorCreatePlanPreference")
+            self.check(lib.cutensorCreatePlan(h, ctypes.byref(plan), op, pref, ctypes.c_uint64(0)),
+                       "cutensorCreatePlan")
+            self.plans[key] = plan
+        return self.plans[key]
+
+    def transpose(self, x, dtype):
+        """A new contiguous tensor holding x (rows x cols, contiguous) transposed."""
+        rows, cols = x.shape
+        y = self.torch.empty((cols, rows), dtype=x.dtype, device=x.device)
+        alpha = ctypes.c_double(1.0) if dtype == "double" else ctypes.c_float(1.0)  # the scalar type
+        stream = ctypes.c_void_p(self.torch.cuda.current_stream().cuda_stream)
+        self.check(self.lib.cutensorPermute(self.handle, self.plan(dtype, rows, cols), ctypes.byref(alpha),
+                                            ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(y.data_ptr()), stream),
+                   "cutensorPermute")
+        return y
+
+
+def peers(torch, cupy, cutensor):
+    """name -> f(x, dtype) returning x transposed into a new contiguous array, for the
+    libraries present."""
+    compiled = torch.compile(lambda x: x.t().contiguous(), dynamic=False)
+    found = {"torch_eager": lambda x, dtype: x.t().contiguous(),
+             "torch_compile": lambda x, dtype: compiled(x)}
     if cupy is not None:  # CuPy's copy, handed back to torch without a copy (DLPack)
-        found["cupy"] = lambda x: torch.as_tensor(cupy.ascontiguousarray(cupy.asarray(x).T), device="cuda")
+        found["cupy"] = lambda x, dtype: torch.as_tensor(cupy.ascontiguousarray(cupy.asarray(x).T), device="cuda")
+    if cutensor is not None:
+        found["cutensor"] = cutensor.transpose
     return found
 
 
@@ -127,9 +215,9 @@ def measure_case(torch, gpu, candidates, dtype, shape, reps):
         if name == "cupy" and dtype == "bf16":
             continue  # CuPy has no bfloat16
         try:
-            y = f(x)
+            y = f(x, dtype)
             ok = y.shape == expected.shape and y.is_contiguous() and torch.equal(y.view(ints), expected)
-            times = gpu.time(lambda: f(x), reps)
+            times = gpu.time(lambda: f(x, dtype), reps)
         except Exception as e:  # a peer that cannot run this case is reported, not hidden
             failures.append(f"{name} {dtype} {shape[0]}x{shape[1]}: {type(e).__name__}: {e}")
             continue
@@ -165,8 +253,14 @@ def main(argv=None):
     if hasattr(torch._dynamo.config, "recompile_limit"):
         torch._dynamo.config.recompile_limit = 1024
 
+    cutensor_path, cutensor = find_cutensor(), None
+    if cutensor_path:
+        try:
+            cutensor = CuTensor(cutensor_path, torch)
+        except (OSError, RuntimeError) as e:  # present but unusable: say so, measure the rest
+            print(f"warning: cuTENSOR at {cutensor_path} cannot be used: {e}", file=sys.stderr)
     gpu = Gpu(torch)
-    candidates = peers(torch, cupy)
+    candidates = peers(torch, cupy, cutensor)
     rows_out, failures = [], []
     for dtype in args.dtype:
         for shape in args.sizes:
@@ -183,7 +277,7 @@ def main(argv=None):
             writer.writerows(rows_out)
         versions = [f"torch {torch.__version__} (CUDA {torch.version.cuda})", f"triton {triton_version()}",
                     f"cupy {cupy.__version__}" if cupy else "cupy: not installed",
-                    "cutensor: not measured"]
+                    f"cutensor {cutensor.version()}" if cutensor else "cutensor: not installed"]
         args.csv.with_suffix(".versions.txt").write_text("\n".join(versions) + "\n")
     for line in failures:
         print("error:", line, file=sys.stderr)
