@@ -30,6 +30,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include <stdexcept>
+#include <string>
+
+#include "08_inplace/rect.cuh"
 #include "tp/async.cuh"
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
@@ -152,5 +156,26 @@ void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
   else launch(inplace_kernel<T, 32, false>, 32);
 }
 // [launch]
+
+// [rectangle]
+/// In-place transpose of the rows x cols row-major matrix `data`: afterwards its memory holds
+/// the cols x rows transpose (transpose it back with rows and cols swapped). A square takes
+/// the kernel above; a single row or column is its own transpose in memory; any other shape
+/// takes the three passes of rect.cuh. Negative sizes, or a null or misaligned `data` with
+/// elements to move, throw std::invalid_argument before anything is written.
+template <typename T>
+void transpose_inplace(T* data, int rows, int cols, cudaStream_t stream = 0) {
+  check_shape(rows, cols);
+  if (rows == 0 || cols == 0) return;
+  const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
+  if (data == nullptr) throw std::invalid_argument("transpose_inplace: data is null for a " + shape + " matrix");
+  if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0) {
+    throw std::invalid_argument("transpose_inplace: data is not aligned to its element type (" + shape + ")");
+  }
+  if (rows == cols) return transpose_inplace(data, rows, stream);
+  if (rows == 1 || cols == 1) return;  // 1 x n and n x 1: the same bytes
+  rect::transpose(data, rows, cols, stream);
+}
+// [rectangle]
 
 }  // namespace tp::step08
