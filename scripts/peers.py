@@ -12,7 +12,9 @@ Method (docs/method.md): bytes = 2 x rows x cols x sizeof(T); before every timed
 L2 is flushed by reading a buffer of twice its size; CUDA events around the one call; warm-up
 runs first (they include torch.compile's compilation); the median of --reps runs. Every
 result is verified bit for bit against the input read through a transposed view (an integer
-view, so NaN patterns compare too); a peer that fails is written with verified=false and
+view). The input is random bits without subnormals, infinities and NaNs (random_values: cuTENSOR
+multiplies by alpha = 1, which may change those; the tutorial's own kernels are verified on
+any bits); a peer that fails is written with verified=false and
 reported. Rows follow the results CSV schema (step "peer", kernel torch_eager, torch_compile,
 cupy, cutensor; step "ref", kernel cudaMemcpy_torch); the versions measured go to PATH's
 `.versions.txt` beside it. Needs PyTorch with CUDA; CuPy and cuTENSOR are optional
@@ -28,6 +30,7 @@ import csv
 import os
 import pathlib
 import statistics
+import struct
 import sys
 
 COLUMNS = ["gpu", "cc", "cuda", "git_sha", "step", "kernel", "dtype", "rows", "cols", "bytes", "reps",
@@ -121,7 +124,9 @@ class CuTensor:
     # cudaDataType_t, and the compute descriptor's name, per dtype (cuTENSOR's permutation table)
     TYPES = {"float": (0, "CUTENSOR_COMPUTE_DESC_32F"), "double": (1, "CUTENSOR_COMPUTE_DESC_64F"),
              "half": (2, "CUTENSOR_COMPUTE_DESC_16F"), "bf16": (14, "CUTENSOR_COMPUTE_DESC_16BF")}
-    OP_IDENTITY, ALGO_DEFAULT, JIT_NONE = 1, -1, 0
+    OP_IDENTITY, ALGO_DEFAULT, JIT_NONE, SCALAR_TYPE = 1, -1, 0, 1
+    ONE = {0: struct.pack("<f", 1.0), 1: struct.pack("<d", 1.0), 2: struct.pack("<e", 1.0),
+           14: struct.pack("<H", 0x3F80)}  # alpha = 1 in each scalar type (cudaDataType_t)
 
     def __init__(self, path, torch):
         self.torch = torch
@@ -158,20 +163,24 @@ class CuTensor:
             descriptor = ctypes.c_void_p.in_dll(lib, compute)
             self.check(lib.cutensorCreatePermutation(h, ctypes.byref(op), a, modes_a, self.OP_IDENTITY, b, modes_b,
                                                      descriptor), "cutensorCreatePermutation")
+            scalar = ctypes.c_int32()  # alpha's type follows the compute descriptor
+            self.check(lib.cutensorOperationDescriptorGetAttribute(h, op, self.SCALAR_TYPE, ctypes.byref(scalar),
+                                                                   ctypes.c_size_t(4)), "scalar type")
             self.check(lib.cutensorCreatePlanPreference(h, ctypes.byref(pref), self.ALGO_DEFAULT, self.JIT_NONE),
                        "cutensorCreatePlanPreference")
             self.check(lib.cutensorCreatePlan(h, ctypes.byref(plan), op, pref, ctypes.c_uint64(0)),
                        "cutensorCreatePlan")
-            self.plans[key] = plan
+            alpha = ctypes.create_string_buffer(self.ONE[scalar.value], len(self.ONE[scalar.value]))
+            self.plans[key] = (plan, alpha)
         return self.plans[key]
 
     def transpose(self, x, dtype):
         """A new contiguous tensor holding x (rows x cols, contiguous) transposed."""
         rows, cols = x.shape
         y = self.torch.empty((cols, rows), dtype=x.dtype, device=x.device)
-        alpha = ctypes.c_double(1.0) if dtype == "double" else ctypes.c_float(1.0)  # the scalar type
+        plan, alpha = self.plan(dtype, rows, cols)
         stream = ctypes.c_void_p(self.torch.cuda.current_stream().cuda_stream)
-        self.check(self.lib.cutensorPermute(self.handle, self.plan(dtype, rows, cols), ctypes.byref(alpha),
+        self.check(self.lib.cutensorPermute(self.handle, plan, alpha,
                                             ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(y.data_ptr()), stream),
                    "cutensorPermute")
         return y
@@ -190,20 +199,48 @@ def peers(torch, cupy, cutensor):
     return found
 
 
-def random_bits(torch, shape, dtype, gen):
-    """A rows x cols tensor of `dtype` with random bits (any pattern, NaNs included), as the
-    harness's input; and the integer type of the same size, to compare bits."""
-    size = torch.tensor([], dtype=dtype).element_size()
+# (exponent bits, mantissa bits) of each type
+FORMATS = {"float": (8, 23), "double": (11, 52), "half": (5, 10), "bf16": (8, 7)}
+
+
+def random_values(torch, shape, dtype, gen):
+    """A rows x cols tensor of `dtype` with random bits, except that every exponent field of
+    all zeros or all ones (subnormals, infinities, NaNs) is set to 1: cuTENSOR computes
+    alpha x A, and a multiply may quiet a NaN or flush a subnormal. Returns the tensor and the
+    integer type of the same size, to compare bits."""
+    types = {"float": torch.float32, "double": torch.float64, "half": torch.float16, "bf16": torch.bfloat16}
+    exponent_bits, mantissa_bits = FORMATS[dtype]
+    size = (1 + exponent_bits + mantissa_bits) // 8
     ints = {2: torch.int16, 4: torch.int32, 8: torch.int64}[size]
     bound = 2 ** min(8 * size - 1, 62)
     x = torch.randint(-bound, bound, shape, dtype=ints, device="cuda", generator=gen)
-    return x.view(dtype), ints
+    return finite_normal(x, dtype, torch.where).view(types[dtype]), ints
+
+
+def finite_normal(bits, dtype, where):
+    """Integer bit patterns of `dtype` with every exponent field of all zeros or all ones set
+    to 1 (`where`: torch.where or numpy.where, so the CPU tests run it too)."""
+    exponent_bits, mantissa_bits = FORMATS[dtype]
+    field = ((1 << exponent_bits) - 1) << mantissa_bits  # the exponent's bits
+    if field >= 1 << 63:  # double: as a signed 64-bit integer
+        field -= 1 << 64
+    exponent = bits & field
+    special = (exponent == 0) | (exponent == field)
+    return where(special, (bits & ~field) | (1 << mantissa_bits), bits)
+
+
+def describe_mismatch(torch, y, expected, x, ints):
+    """Why a result failed: how many elements differ, and whether y is the input untransposed."""
+    if y.shape != expected.shape:
+        return f"shape {tuple(y.shape)}, expected {tuple(expected.shape)}"
+    wrong = int((y.view(ints) != expected).sum())
+    copy = y.numel() == x.numel() and torch.equal(y.reshape(x.shape).view(ints), x.view(ints))
+    return f"{wrong} of {y.numel()} elements differ" + (" (it is the input, not transposed)" if copy else "")
 
 
 def measure_case(torch, gpu, candidates, dtype, shape, reps):
     """cudaMemcpy of the bytes, then every peer, on one dtype and shape: (CSV rows, failures)."""
-    types = {"float": torch.float32, "double": torch.float64, "half": torch.float16, "bf16": torch.bfloat16}
-    x, ints = random_bits(torch, shape, types[dtype], torch.Generator(device="cuda").manual_seed(2024))
+    x, ints = random_values(torch, shape, dtype, torch.Generator(device="cuda").manual_seed(2024))
     nbytes = 2 * x.numel() * x.element_size()
     copy = torch.empty_like(x)
     memcpy = gpu.time(lambda: copy.copy_(x), reps)  # contiguous, same type: a cudaMemcpyAsync D2D
@@ -217,13 +254,14 @@ def measure_case(torch, gpu, candidates, dtype, shape, reps):
         try:
             y = f(x, dtype)
             ok = y.shape == expected.shape and y.is_contiguous() and torch.equal(y.view(ints), expected)
+            why = "" if ok else describe_mismatch(torch, y, expected, x, ints)
             times = gpu.time(lambda: f(x, dtype), reps)
         except Exception as e:  # a peer that cannot run this case is reported, not hidden
             failures.append(f"{name} {dtype} {shape[0]}x{shape[1]}: {type(e).__name__}: {e}")
             continue
         rows.append(csv_row(gpu.device, name, "peer", dtype, shape, nbytes, reps, times, memcpy_gbps, ok))
         if not ok:
-            failures.append(f"{name} {dtype} {shape[0]}x{shape[1]}: FAILED verification")
+            failures.append(f"{name} {dtype} {shape[0]}x{shape[1]}: FAILED verification: {why}")
         print(f"{name:14} {dtype:6} {shape[0]:>5}x{shape[1]:<5} {float(rows[-1]['gbps']):8.1f} GB/s "
               f"{float(rows[-1]['pct_of_memcpy']):6.1f}% of cudaMemcpy{'' if ok else '  FAILED'}", flush=True)
     return rows, failures

@@ -33,5 +33,23 @@ class Rows(unittest.TestCase):
         self.assertEqual(row["verified"], "true")
 
 
+class Inputs(unittest.TestCase):
+    def test_special_exponents_become_normal_numbers(self):
+        import numpy as np
+        cases = {"float": (np.int32, np.float32), "double": (np.int64, np.float64), "half": (np.int16, np.float16)}
+        for dtype, (ints, floats) in cases.items():
+            bits = np.random.default_rng(1).integers(np.iinfo(ints).min, np.iinfo(ints).max, 100000, dtype=ints)
+            bits[:4] = np.array([0, -1, 1, np.iinfo(ints).max], dtype=ints)  # +0, NaN, subnormal, NaN
+            values = peers.finite_normal(bits, dtype, np.where).view(floats)
+            with np.errstate(all="ignore"):
+                self.assertTrue(np.all(np.isfinite(values)), dtype)
+                self.assertTrue(np.all(np.abs(values) >= np.finfo(floats).tiny), dtype)  # no zeros, no subnormals
+            normal = np.isfinite(bits.view(floats)) & (np.abs(bits.view(floats)) >= np.finfo(floats).tiny)
+            self.assertTrue(np.array_equal(values[normal].view(ints), bits[normal]), dtype)  # the rest kept
+
+    def test_bf16_field(self):
+        self.assertEqual(peers.finite_normal(0x7F80, "bf16", lambda c, a, b: a if c else b), 0x0080)  # inf -> 2^-126
+
+
 if __name__ == "__main__":
     unittest.main()
