@@ -24,3 +24,9 @@
                                   std::to_string(rows) + " x " + std::to_string(cols));       \
     fn(out, rows, stream);                                                                    \
   }
+
+/// A launcher for an in-place kernel `fn(data, rows, cols, stream)` that takes any shape (mark
+/// its Kernel with takes_rectangles). The harness passes the matrix as `out`, and after an odd
+/// number of launches passes the shape the other way round (the matrix is then cols x rows).
+#define TP_INPLACE_ANY_LAUNCHER(fn) \
+  [](auto* out, const auto*, int rows, int cols, cudaStream_t stream) { fn(out, rows, cols, stream); }

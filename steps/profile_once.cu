@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       for (tp::Shape shape : options.shapes) {
         tp::Case c(dtype, shape, options.seed);
         for (const tp::Kernel& k : kernels) {
-          if (!k.supports(dtype) || !tp::runs_on(k.op, shape)) continue;  // in place: squares only
+          if (!k.supports(dtype) || !tp::runs_on(k, shape)) continue;  // in place: squares only
           c.launch(k, nullptr);
           TP_CUDA_CHECK(cudaDeviceSynchronize());
           std::printf("launch,%s,%s,%s,%d,%d\n", k.step.c_str(), k.name.c_str(),

@@ -59,7 +59,9 @@ const std::vector<unsigned char>& Case::expected(Op op) {
 
 void Case::launch(const Kernel& k, cudaStream_t stream) {
   if (k.op == Op::transpose_inplace) {
-    k.run(dtype_, d_out_.data(), d_out_.data(), shape_.rows, shape_.cols, stream);
+    const bool transposed = inplace_launches_ % 2 == 1;  // the buffer holds cols x rows
+    k.run(dtype_, d_out_.data(), d_out_.data(), transposed ? shape_.cols : shape_.rows,
+          transposed ? shape_.rows : shape_.cols, stream);
     ++inplace_launches_;
   } else {
     k.run(dtype_, d_out_.data(), d_in_.data(), shape_.rows, shape_.cols, stream);
@@ -178,7 +180,7 @@ std::vector<Measurement> Bench::run(DType dtype, Shape shape, const std::vector<
   Case c(dtype, shape, options_.seed);
   std::vector<const Kernel*> list{&memcpy_};
   for (const Kernel& k : kernels) {
-    if (k.supports(dtype) && runs_on(k.op, shape)) list.push_back(&k);
+    if (k.supports(dtype) && runs_on(k, shape)) list.push_back(&k);
   }
   std::vector<Measurement> results;
   for (const Kernel* k : list) {

@@ -6,7 +6,9 @@
 namespace tp::registry {
 
 std::vector<Kernel> step08() {
-  return {in_tour(make_kernel("08_inplace", "inplace", Op::transpose_inplace, TP_INPLACE_LAUNCHER(step08::transpose_inplace)))};
+  // Any shape: squares take the tile pairs, rectangles the three passes of rect.cuh.
+  return {in_tour(takes_rectangles(
+      make_kernel("08_inplace", "inplace", Op::transpose_inplace, TP_INPLACE_ANY_LAUNCHER(step08::transpose_inplace))))};
 }
 
 }  // namespace tp::registry

@@ -31,17 +31,22 @@ TEST(Registry, LaunchersRejectNegativeShapesBeforeTouchingTheGpu) {
   }
 }
 
-TEST(Registry, InplaceLaunchersRejectRectanglesBeforeTouchingTheGpu) {
-  int inplace = 0;
+// In-place launchers refuse, before touching the GPU, a rectangle if they only take squares,
+// and a null matrix if they take rectangles; an empty matrix is nothing to do for both.
+TEST(Registry, InplaceLaunchersRejectWhatTheyCannotDoBeforeTouchingTheGpu) {
+  int inplace = 0, rectangles = 0;
   for (const tp::Kernel& k : tp::registry::all()) {
     if (k.op != tp::Op::transpose_inplace) continue;
     ++inplace;
+    rectangles += k.rectangles;
     for (tp::DType t : tp::kAllDTypes) {
       EXPECT_THROW(k.run(t, nullptr, nullptr, 3, 4, 0), std::invalid_argument) << k.name;
+      EXPECT_EQ(tp::runs_on(k, {3, 4}), k.rectangles) << k.name;
       EXPECT_NO_THROW(k.run(t, nullptr, nullptr, 0, 4, 0)) << k.name << ": an empty matrix is nothing to do";
     }
   }
   EXPECT_GT(inplace, 0);
+  EXPECT_GT(rectangles, 0) << "step 08 takes rectangles";
 }
 
 // Step 08's tile pairs: pair p = j (j + 1) / 2 + i is tile (i, j), i <= j, for every pair of

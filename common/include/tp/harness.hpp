@@ -28,11 +28,9 @@
 namespace tp {
 
 /// What a kernel computes: `out` = `in` (rows x cols), `out` (cols x rows) = transpose of
-/// `in`, or the transpose of the square `out` in its own memory (`in` is then `out` too).
+/// `in`, or the transpose of `out` in its own memory (`in` is then `out` too): a rows x cols
+/// matrix there becomes cols x rows.
 enum class Op { copy, transpose, transpose_inplace };
-
-/// Whether a kernel computing `op` can run on `shape`: in-place needs a square.
-inline bool runs_on(Op op, Shape shape) { return op != Op::transpose_inplace || shape.rows == shape.cols; }
 
 /// Type-erased launcher: enqueue the kernel on `stream` for a rows x cols input.
 using LaunchFn = std::function<void(void* out, const void* in, int rows, int cols,
@@ -45,11 +43,24 @@ struct Kernel {
   Op op = Op::transpose;
   bool in_tour = false;  ///< the kernel that represents its step in the tour
   std::array<LaunchFn, kAllDTypes.size()> launch;
+  bool rectangles = false;  ///< in place: runs on any shape, not only squares
 
   bool supports(DType t) const { return static_cast<bool>(launch[index(t)]); }
   void run(DType t, void* out, const void* in, int rows, int cols, cudaStream_t stream) const;
   static std::size_t index(DType t) { return static_cast<std::size_t>(t); }
 };
+
+/// Whether kernel `k` can run on `shape`: an in-place kernel needs a square unless it takes
+/// rectangles.
+inline bool runs_on(const Kernel& k, Shape shape) {
+  return k.op != Op::transpose_inplace || k.rectangles || shape.rows == shape.cols;
+}
+
+/// `k`, marked as an in-place kernel that takes rectangles.
+inline Kernel takes_rectangles(Kernel k) {
+  k.rectangles = true;
+  return k;
+}
 
 /// Builds a Kernel from a generic callable `f(T* out, const T* in, int rows, int cols,
 /// cudaStream_t)`, instantiated for all four element types. Typical use:
@@ -86,7 +97,8 @@ class Case {
   /// In-place kernels: copies the input into the output buffer and transposes it there.
   CompareResult verify(const Kernel& k, cudaStream_t stream);
   /// Enqueues `k` once on the case's buffers (for timing). An in-place kernel transposes the
-  /// output buffer again: the result of the previous launch.
+  /// output buffer again: the result of the previous launch, which is cols x rows after an
+  /// odd number of launches (the launch then gets the shape that way round).
   void launch(const Kernel& k, cudaStream_t stream);
   /// In-place kernels, after verify() and any number of launch(): compares the output buffer
   /// with what that many transposes of the input give (the input after an even number, its

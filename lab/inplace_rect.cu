@@ -1,0 +1,101 @@
+// lab_inplace_rect: step 08 on rectangles, end to end and pass by pass, beside cudaMemcpy.
+// For each dtype and shape: cudaMemcpy and step 08's in-place transpose through the harness
+// (verified bit for bit, then timed: each launch transposes the previous result, so the
+// launches alternate between rows x cols and cols x rows), then each pass of rect.cuh timed
+// alone on a rows x cols matrix and on a cols x rows one (kernel names end in _rxc or _cxr).
+// Every row counts bytes as 2 x rows x cols x sizeof(T), the bytes one pass reads and
+// writes; a pass row is "verified" when the end-to-end transpose that runs it was.
+//
+//   build/bin/lab_inplace_rect --dtype all --sizes 8192x16384,10000x7000 --csv lab_inplace_rect.csv
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "08_inplace/kernel.cuh"
+#include "registry.hpp"
+#include "tp/timing.hpp"
+
+namespace {
+
+using tp::step08::rect::Columns;
+using tp::step08::rect::Plan;
+
+// One pass on an m x n matrix of T in `buffer`, enqueued on `stream`.
+template <typename T>
+void run_pass(int pass, T* data, const Plan& p, void* scratch, cudaStream_t stream) {
+  if (pass == 1) tp::step08::rect::launch_columns(data, p, Columns::prerotate, scratch, stream);
+  if (pass == 2) tp::step08::rect::launch_rows(data, p, scratch, stream);
+  if (pass == 3) tp::step08::rect::launch_columns(data, p, Columns::permute, scratch, stream);
+}
+
+const char* kPassNames[] = {"", "rect_pass1_rotate_columns", "rect_pass2_shuffle_rows", "rect_pass3_permute_columns"};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tp::guarded_main([&] {
+    tp::CliSpec spec;
+    spec.description = "Lab: step 08 on rectangles, end to end and pass by pass, beside cudaMemcpy (cold L2)";
+    spec.default_sizes = {8192};
+    spec.default_dtypes = {tp::DType::f32, tp::DType::f64, tp::DType::f16, tp::DType::bf16};
+    tp::Options options = tp::parse_cli(spec, argc, argv);
+    const std::string csv_path = options.csv_path;
+    options.csv_path.clear();  // this program writes every row itself, in order
+    tp::Bench bench(options);
+    std::unique_ptr<tp::CsvWriter> csv;
+    if (!csv_path.empty()) csv = std::make_unique<tp::CsvWriter>(csv_path);
+    tp::L2Flusher flusher(bench.device().l2_bytes);
+    cudaStream_t stream = nullptr;
+    TP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const std::vector<tp::Kernel> kernels{tp::registry::headline(tp::registry::step08())};
+    bench.print_header();
+    bool all_verified = true;
+
+    bench.for_each_case([&](tp::DType dtype, tp::Shape shape) {
+      const std::vector<tp::Measurement> results = bench.run(dtype, shape, kernels);
+      const double memcpy_gbps = results.front().gbps;
+      const bool verified = results.size() == 2 && results.back().verified();
+      all_verified = all_verified && verified && results.front().verified();
+      tp::Table table({"kernel", "dtype", "shape", "ms", "GB/s", "% memcpy"}, 3);
+      auto add = [&](const std::string& name, const std::string& step, tp::Shape s, const tp::Stats& stats,
+                     double gbps, bool ok) {
+        const double pct = 100.0 * gbps / memcpy_gbps;
+        table.add_row({name, tp::dtype_name(dtype), tp::shape_name(s), tp::format("%.4f", stats.median_ms),
+                       tp::format("%.1f", gbps), tp::format("%.1f%%", pct)});
+        if (csv) {
+          const tp::DeviceInfo& d = bench.device();
+          csv->write({d.name, d.cc(), d.cuda(), tp::git_sha(), step, name, tp::dtype_name(dtype), s.rows, s.cols,
+                      static_cast<long long>(tp::case_device_bytes(dtype, s)), stats.reps, stats.median_ms,
+                      stats.min_ms, stats.max_ms, gbps, pct, ok});
+        }
+      };
+      for (const tp::Measurement& m : results) add(m.kernel->name, m.kernel->step, shape, m.stats, m.gbps, m.verified());
+      if (shape.rows != shape.cols && shape.rows > 1 && shape.cols > 1) {
+        tp::dispatch(dtype, [&](auto tag) {
+          using T = decltype(tag);
+          const std::size_t bytes = std::size_t(shape.rows) * shape.cols * sizeof(T);
+          tp::DeviceBuffer data(bytes);
+          TP_CUDA_CHECK(cudaMemsetAsync(data.data(), 0, bytes, stream));  // any values: a pass is a permutation
+          for (bool swapped : {false, true}) {
+            const int m = swapped ? shape.cols : shape.rows, n = swapped ? shape.rows : shape.cols;
+            const Plan p = tp::step08::rect::make_plan(m, n);
+            tp::DeviceBuffer scratch(tp::step08::rect::scratch_bytes<T>(m, n));
+            for (int pass = p.c > 1 ? 1 : 2; pass <= 3; ++pass) {
+              const tp::Stats stats = tp::time_work(
+                  [&](cudaStream_t s) { run_pass(pass, data.as<T>(), p, scratch.data(), s); }, stream, options.reps,
+                  &flusher);
+              const double gbps = 2.0 * bytes / (stats.median_ms * 1e-3) / 1e9;
+              add(std::string(kPassNames[pass]) + (swapped ? "_cxr" : "_rxc"), "lab", {m, n}, stats, gbps, verified);
+            }
+          }
+        });
+      }
+      std::printf("\n%s\n%s", tp::describe_case(dtype, shape).c_str(), table.render().c_str());
+      if (!verified) std::printf("%s\n", results.back().check.describe().c_str());
+      std::fflush(stdout);
+    });
+    TP_CUDA_CHECK(cudaStreamDestroy(stream));
+    if (!all_verified) std::fprintf(stderr, "error: verification failed (see above)\n");
+    return all_verified ? 0 : 1;
+  });
+}
