@@ -20,7 +20,8 @@ def _largest(rows):
     return [r for r in rows if r["rows"] * r["cols"] == n]
 
 
-PEERS_SHOWN = ("torch_eager", "torch_compile")
+PEERS_SHOWN = ("torch_eager", "torch_compile", "cutensor")
+PEER_LINES = {"torch_eager": ":", "torch_compile": "-.", "cutensor": (0, (1, 4))}  # one style per peer
 
 
 def _peers(results, gpu, dtypes, sizes):
@@ -94,7 +95,7 @@ def progression(results=RESULTS):
         top = max(top, r["pct_of_memcpy"] + 12)
     peers = _peers(results, tour.gpu, dtypes, sizes)
     for d, r in peers:  # what users call instead, if measured
-        style_kw = {"color": style.DTYPE_COLOURS[d], "linestyle": ":", "linewidth": 1.8}
+        style_kw = {"color": style.DTYPE_COLOURS[d], "linestyle": PEER_LINES[r["kernel"]], "linewidth": 1.8}
         ax.axhline(r["pct_of_memcpy"], **style_kw)
         handles.append(Line2D([], [], **style_kw))
         labels.append(f"{r['kernel']} ({d}): {r['pct_of_memcpy']:.0f}%" + ("" if r["verified"] else " FAILED"))
@@ -114,7 +115,7 @@ def progression(results=RESULTS):
     caption = tour.caption()
     if peers:
         peers_file = newest("peers", results, gpu=tour.gpu).path.name
-        caption += f"; dotted: scripts/peers.py, each % of cudaMemcpy in its own run, from docs/results/{peers_file}"
+        caption += f"; dotted and dash-dotted: scripts/peers.py, each % of cudaMemcpy in its own run, from docs/results/{peers_file}"
     style.caption(fig, caption, y=-0.01)
     return fig, tour.path.name
 
