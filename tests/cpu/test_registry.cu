@@ -1,12 +1,14 @@
 // The registry's shape: needs no GPU, only the kernels' host-side launchers.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../exercises/banks.hpp"
 #include "08_inplace/kernel.cuh"
 #include "07_coarsen/kernel.cuh"
 #include "registry.hpp"
@@ -86,9 +88,9 @@ TEST(Step07, TwoRegionsWhereRowsAreAMultipleOf128KBApart) {
 
 // Step 07's swizzle on the bank model: each tile row's chunks are a permutation of the
 // row's chunks (whole and in place within), and the store phase's column-pair reads (a
-// warp: chunks q = 0..15 of pairs j = 0 and 2, one word of 2 elements per tile row k) touch
-// no bank with more distinct 4-byte words than the request's bytes force (32 x word / 128),
-// except for 2-byte types: their 4-byte words could fill 32 banks in one wavefront, but the
+// warp: chunks q = 0..15 of pairs j = 0 and 2, one word of 2 elements per tile row k) take
+// the fewest wavefronts the request's bytes allow (32 x word / 128; the bank model of
+// tests/exercises/banks.hpp), except for 2-byte types: their 4-byte words could fill 32 banks in one wavefront, but the
 // 16 chunks a warp reads lie in 16 rows of 64 words each, whose 16 chunk positions fall on
 // 8 groups of 4 banks: 2 wavefronts, the price of writing 256 bytes of each output row.
 template <typename T>
@@ -104,19 +106,13 @@ void expect_conflict_free_pairs() {
     for (int n : seen) ASSERT_EQ(n, 1) << "row " << r << " is not a permutation";
   }
   for (int k = 0; k < kV; ++k) {  // the warp's k-th read
-    std::vector<std::vector<long>> words(32);  // distinct 4-byte words per bank
-    for (int lane = 0; lane < 32; ++lane) {
+    std::array<std::uint64_t, tp::banks::kLanes> address{};
+    for (int lane = 0; lane < tp::banks::kLanes; ++lane) {
       const int q = lane % 16, j = 2 * (lane / 16), r = q * kV + k;
-      const long byte = (long(r) * kN + tp::step07::slot<T>(r, j)) * long(sizeof(T));
-      for (long w = byte / 4; w < (byte + kWord) / 4; ++w) {
-        auto& bank = words[w % 32];
-        if (std::find(bank.begin(), bank.end(), w) == bank.end()) bank.push_back(w);
-      }
+      address[lane] = (std::uint64_t(r) * kN + tp::step07::slot<T>(r, j)) * sizeof(T);
     }
-    std::size_t most = 0;
-    for (const auto& bank : words) most = std::max(most, bank.size());
-    const std::size_t fewest = sizeof(T) == 2 ? 2 : 32 * kWord / 128;
-    EXPECT_EQ(most, fewest) << sizeof(T) << "-byte type, read " << k;
+    const int fewest = sizeof(T) == 2 ? 2 : 32 * kWord / 128;
+    EXPECT_EQ(tp::banks::wavefronts(address, kWord), fewest) << sizeof(T) << "-byte type, read " << k;
   }
 }
 
