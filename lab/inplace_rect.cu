@@ -20,12 +20,16 @@ namespace {
 using tp::step08::rect::Columns;
 using tp::step08::rect::Plan;
 
-// One pass on an m x n matrix of T in `buffer`, enqueued on `stream`.
+// One pass on an m x n matrix of T, enqueued on `stream`; column passes with chunks of at
+// most `chunk` bytes. Returns the chunk's bytes (0 for the row pass).
 template <typename T>
-void run_pass(int pass, T* data, const Plan& p, void* scratch, cudaStream_t stream) {
-  if (pass == 1) tp::step08::rect::launch_columns(data, p, Columns::prerotate, scratch, stream);
-  if (pass == 2) tp::step08::rect::launch_rows(data, p, scratch, stream);
-  if (pass == 3) tp::step08::rect::launch_columns(data, p, Columns::permute, scratch, stream);
+int run_pass(int pass, T* data, const Plan& p, void* scratch, cudaStream_t stream, int chunk) {
+  if (pass == 2) {
+    tp::step08::rect::launch_rows(data, p, scratch, stream);
+    return 0;
+  }
+  return tp::step08::rect::launch_columns(data, p, pass == 1 ? Columns::prerotate : Columns::permute, scratch,
+                                          stream, chunk);
 }
 
 const char* kPassNames[] = {"", "rect_pass1_rotate_columns", "rect_pass2_shuffle_rows", "rect_pass3_permute_columns"};
@@ -81,11 +85,20 @@ int main(int argc, char** argv) {
             const Plan p = tp::step08::rect::make_plan(m, n);
             tp::DeviceBuffer scratch(tp::step08::rect::scratch_bytes<T>(m, n));
             for (int pass = p.c > 1 ? 1 : 2; pass <= 3; ++pass) {
-              const tp::Stats stats = tp::time_work(
-                  [&](cudaStream_t s) { run_pass(pass, data.as<T>(), p, scratch.data(), s); }, stream, options.reps,
-                  &flusher);
-              const double gbps = 2.0 * bytes / (stats.median_ms * 1e-3) / 1e9;
-              add(std::string(kPassNames[pass]) + (swapped ? "_cxr" : "_rxc"), "lab", {m, n}, stats, gbps, verified);
+              // Column passes: the chunk that transpose_inplace takes (the widest that fits,
+              // no name suffix), then each narrower one (suffix: its bytes).
+              int used = 0;
+              for (int chunk : {32, 16, 8, 4}) {
+                if (pass == 2 && chunk < 32) break;
+                if (chunk < 32 && chunk >= used) continue;  // the same chunk again
+                if (chunk < int(sizeof(T))) break;
+                const tp::Stats stats = tp::time_work(
+                    [&](cudaStream_t s) { used = run_pass(pass, data.as<T>(), p, scratch.data(), s, chunk); }, stream,
+                    options.reps, &flusher);
+                const double gbps = 2.0 * bytes / (stats.median_ms * 1e-3) / 1e9;
+                const std::string suffix = chunk < 32 ? "_" + std::to_string(used) + "B" : "";
+                add(kPassNames[pass] + suffix + (swapped ? "_cxr" : "_rxc"), "lab", {m, n}, stats, gbps, verified);
+              }
             }
           }
         });

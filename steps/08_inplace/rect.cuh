@@ -79,19 +79,121 @@ __host__ __device__ inline long long column_source(const Plan& p, Columns pass, 
   return pass == Columns::prerotate ? prerotate_source(p, r, col) : permute_source(p, r, col);
 }
 
+// The kernels compute the same indices without a 64-bit division per element (a 64-bit `%`
+// costs about a hundred instructions, more than a pass can spend per element at full
+// bandwidth): at most one division per 16 bytes, done by Divisor, and steps from there.
+
+// [divisor]
+/// x / d and x mod d for 0 <= x < 2^52 (any index into a matrix that fits in memory): x
+/// times 1 / d in double precision is within one of the quotient, and one comparison each
+/// way corrects it.
+struct Divisor {
+  long long d;
+  double inv;
+  explicit Divisor(long long divisor = 1) : d(divisor), inv(1.0 / double(divisor)) {}
+  __host__ __device__ long long div(long long x) const {
+    long long q = static_cast<long long>(double(x) * inv);
+    const long long r = x - q * d;
+    if (r < 0) --q;
+    else if (r >= d) ++q;
+    return q;
+  }
+  __host__ __device__ long long mod(long long x) const { return x - div(x) * d; }
+};
+// [divisor]
+
+/// The plan with what the kernels precompute from it.
+struct Fast {
+  Plan p;
+  Divisor m_div;      // x mod m
+  Divisor n_div;      // x mod n
+  long long m_mod_n;  // m mod n: the step of (j m) mod n from one j to the next
+  explicit Fast(const Plan& plan) : p(plan), m_div(plan.m), n_div(plan.n), m_mod_n(plan.m % plan.n) {}
+};
+
+// [walker]
+/// Pass 2 along a row: the targets shuffle_target(i', j) for j = j0, j0 + 1, ...: one
+/// division at j0, then a few 32-bit additions and comparisons per step (n, m < 2^31).
+struct RowWalker {
+  unsigned target;   // shuffle_target(i', j) for the current j
+  unsigned q, rem;   // j / b and j mod b: pass 1 moved element j down by q rows
+  unsigned i_prime;
+  __host__ __device__ RowWalker(const Fast& f, long long i_prime_, long long j0) : i_prime(unsigned(i_prime_)) {
+    q = unsigned(j0) / unsigned(f.p.b);
+    rem = unsigned(j0) - q * unsigned(f.p.b);
+    const long long i = i_prime >= q ? i_prime_ - q : i_prime_ - q + f.p.m;  // the original row
+    target = unsigned(f.n_div.mod(j0 * f.p.m + i));
+  }
+  /// To j + 1: the target moves by m (mod n). Where j / b grows, the original row is one
+  /// less, so the target moves back by one, and by m more where that row wraps below 0.
+  __host__ __device__ void next(const Fast& f) {
+    const unsigned n = unsigned(f.p.n), step = unsigned(f.m_mod_n);
+    target += step;  // < 2^32: both < 2^31
+    if (target >= n) target -= n;
+    if (++rem == unsigned(f.p.b)) {
+      rem = 0;
+      ++q;
+      target = target == 0 ? n - 1 : target - 1;
+      if (q == i_prime + 1) {  // i' - q turns negative: the row is i' - q + m from here on
+        target += step;
+        if (target >= n) target -= n;
+      }
+    }
+  }
+};
+// [walker]
+
+/// Pass 3's row permutation p(r) = (r n + r / a) mod m, with one division by m.
+__host__ __device__ inline long long row_permutation(const Fast& f, long long r) {
+  return f.m_div.mod(r * f.p.n + unsigned(r) / unsigned(f.p.a));  // r, a < 2^31
+}
+
+/// What column col adds to the source row in a column pass: pass 1 subtracts col / b (mod
+/// m), pass 3 adds col mod m (and p(r) per row). column_source(r, col) = (base(r) + this)
+/// mod m, where base(r) is r in pass 1 and p(r) in pass 3.
+__host__ __device__ inline long long column_shift(const Plan& p, Columns pass, long long col) {
+  return pass == Columns::prerotate ? (p.m - col / p.b % p.m) % p.m : col % p.m;
+}
+
 // [rows]
-/// Pass 2: one block per row (grid-stride). The row is read into `buf` (shared memory, or
-/// this block's scratch row in global memory when `scratch` is set), scattered to its new
-/// columns, and written back in order.
-template <typename T>
-__global__ void __launch_bounds__(kThreads) shuffle_rows(T* data, Plan p, T* scratch) {
+/// Pass 2: one block per row (grid-stride). The row is read, kU chunks of 16 bytes (or of
+/// one element, where the row length or the pointer does not allow 16) per thread in
+/// flight, and scattered into `buf` (shared memory, or this block's scratch row in global
+/// memory when `scratch` is set) at the elements' new columns; after the barrier, `buf` is
+/// written back in order.
+template <typename T, typename Chunk>
+__global__ void __launch_bounds__(kThreads) shuffle_rows(T* data, Fast f, T* scratch) {
+  constexpr int kV = sizeof(Chunk) / sizeof(T);  // elements per chunk
+  constexpr int kU = 4;                          // chunks per thread in flight
   extern __shared__ uint4 smem[];
-  T* buf = scratch ? scratch + std::size_t(blockIdx.x) * p.n : reinterpret_cast<T*>(smem);
-  for (long long i = blockIdx.x; i < p.m; i += gridDim.x) {
-    T* row = data + i * p.n;
-    for (long long j = threadIdx.x; j < p.n; j += kThreads) buf[shuffle_target(p, i, j)] = row[j];
+  const long long n = f.p.n, chunks = n / kV;
+  T* buf = scratch ? scratch + std::size_t(blockIdx.x) * n : reinterpret_cast<T*>(smem);
+  for (long long i = blockIdx.x; i < f.p.m; i += gridDim.x) {
+    Chunk* row = reinterpret_cast<Chunk*>(data + i * n);
+    for (long long k0 = threadIdx.x; k0 < chunks; k0 += kU * kThreads) {
+      Chunk v[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {  // the loads first, all in flight at once
+        const long long k = k0 + u * kThreads;
+        if (k < chunks) v[u] = row[k];
+      }
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        const long long k = k0 + u * kThreads;
+        if (k >= chunks) break;
+        T e[kV];
+        memcpy(e, &v[u], sizeof(Chunk));
+        RowWalker w(f, i, k * kV);
+#pragma unroll
+        for (int x = 0; x < kV; ++x) {
+          buf[w.target] = e[x];
+          w.next(f);
+        }
+      }
+    }
     __syncthreads();  // the whole row is read before any of it is written
-    for (long long j = threadIdx.x; j < p.n; j += kThreads) row[j] = buf[j];
+    const Chunk* in = reinterpret_cast<const Chunk*>(buf);
+    for (long long k = threadIdx.x; k < chunks; k += kThreads) row[k] = in[k];
     __syncthreads();  // buf is free for the next row
   }
 }
@@ -99,42 +201,73 @@ __global__ void __launch_bounds__(kThreads) shuffle_rows(T* data, Plan p, T* scr
 
 // [columns]
 /// Passes 1 and 3: one block per panel of kK adjacent columns (grid-stride), read as one
-/// Chunk (kK elements, 2 to 16 bytes) per row into `buf`, then written back gathered: element
-/// e of row r comes from row column_source(r, col0 + e).
+/// Chunk (kK elements, 2 to 16 bytes) per row, kU rows per thread in flight, into `buf`
+/// (shared memory, or this block's scratch in global memory), column by column: element e of
+/// row r at buf[e m + r], so that a warp's 32 rows fall in 32 consecutive slots. After the
+/// barrier, each row is written back gathered: its element e comes from row
+/// column_source(r, col0 + e).
 template <typename T, typename Chunk>
-__global__ void __launch_bounds__(kThreads) permute_columns(T* data, Plan p, Columns pass, Chunk* scratch) {
+__global__ void __launch_bounds__(kThreads) permute_columns(T* data, Fast f, Columns pass, T* scratch) {
   constexpr int kK = sizeof(Chunk) / sizeof(T);  // elements per chunk
+  constexpr int kU = 8;                          // rows per thread in flight
   extern __shared__ uint4 smem[];
-  Chunk* buf = scratch ? scratch + std::size_t(blockIdx.x) * p.m : reinterpret_cast<Chunk*>(smem);
-  const long long panels = p.n / kK;
-  for (long long q = blockIdx.x; q < panels; q += gridDim.x) {
+  const long long m = f.p.m, n = f.p.n;
+  T* buf = scratch ? scratch + std::size_t(blockIdx.x) * kK * m : reinterpret_cast<T*>(smem);
+  for (long long q = blockIdx.x; q < n / kK; q += gridDim.x) {
     const long long col0 = q * kK;
-    for (long long r = threadIdx.x; r < p.m; r += kThreads) {
-      buf[r] = *reinterpret_cast<const Chunk*>(data + r * p.n + col0);
+    for (long long r0 = threadIdx.x; r0 < m; r0 += kU * kThreads) {
+      Chunk v[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {  // the loads first, all in flight at once
+        const long long r = r0 + u * kThreads;
+        if (r < m) v[u] = *reinterpret_cast<const Chunk*>(data + r * n + col0);
+      }
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        const long long r = r0 + u * kThreads;
+        if (r >= m) break;
+        T e[kK];
+        memcpy(e, &v[u], sizeof(Chunk));
+#pragma unroll
+        for (int x = 0; x < kK; ++x) buf[x * m + r] = e[x];
+      }
+    }
+    long long shift[kK];  // the same for every row of the panel: one division, then steps
+    shift[0] = column_shift(f.p, pass, col0);
+    long long rem = col0 % f.p.b;  // pass 1: the shift falls by one where col / b grows
+#pragma unroll
+    for (int e = 1; e < kK; ++e) {
+      shift[e] = shift[e - 1];
+      if (pass == Columns::permute) {
+        shift[e] = shift[e] + 1 == m ? 0 : shift[e] + 1;
+      } else if (++rem == f.p.b) {
+        rem = 0;
+        shift[e] = shift[e] == 0 ? m - 1 : shift[e] - 1;
+      }
     }
     __syncthreads();  // the whole panel is read before any of it is written
-    for (long long r = threadIdx.x; r < p.m; r += kThreads) {
+    for (long long r = threadIdx.x; r < m; r += kThreads) {
+      const long long base = pass == Columns::prerotate ? r : row_permutation(f, r);
       T v[kK];
 #pragma unroll
       for (int e = 0; e < kK; ++e) {
-        const long long src = column_source(p, pass, r, col0 + e);
-        v[e] = reinterpret_cast<const T*>(buf + src)[e];
+        long long src = base + shift[e];  // both < m
+        if (src >= m) src -= m;
+        v[e] = buf[e * m + src];
       }
       Chunk out;
       memcpy(&out, v, sizeof(out));
-      *reinterpret_cast<Chunk*>(data + r * p.n + col0) = out;
+      *reinterpret_cast<Chunk*>(data + r * n + col0) = out;
     }
     __syncthreads();  // buf is free for the next panel
   }
 }
 // [columns]
 
-/// How a pass is launched: blocks, shared memory per block, and scratch elements per block
-/// (0: the row or panel lives in shared memory).
-struct Launch {
-  int blocks = 0;
-  std::size_t shared = 0;
-  std::size_t scratch = 0;
+/// 32 bytes of a row, for column passes on matrices of at most 7264 rows (shared memory
+/// holds 32 bytes of each row): two 16-byte accesses that fill one 32-byte sector.
+struct alignas(32) Bytes32 {
+  uint4 lo, hi;
 };
 
 inline std::size_t shared_limit() {
@@ -144,10 +277,11 @@ inline std::size_t shared_limit() {
   return std::size_t(limit);
 }
 
-/// Runs a column pass with the widest chunk (up to 16 bytes) that the pointer, the row
-/// length and shared memory allow.
+/// Runs a column pass with the widest chunk, up to `max_chunk` bytes, that the pointer, the
+/// row length and shared memory allow (one element per row, in a scratch column per block,
+/// when even that does not fit in shared memory). Returns the chunk's bytes.
 template <typename T>
-void launch_columns(T* data, const Plan& p, Columns pass, void* scratch, cudaStream_t stream) {
+int launch_columns(T* data, const Plan& p, Columns pass, void* scratch, cudaStream_t stream, int max_chunk = 32) {
   const std::size_t limit = shared_limit();
   auto run = [&](auto chunk_tag) -> bool {
     using Chunk = decltype(chunk_tag);
@@ -155,41 +289,47 @@ void launch_columns(T* data, const Plan& p, Columns pass, void* scratch, cudaStr
     const bool aligned = p.n % kK == 0 && reinterpret_cast<std::uintptr_t>(data) % sizeof(Chunk) == 0;
     const std::size_t bytes = std::size_t(p.m) * sizeof(Chunk);
     const bool in_shared = bytes <= limit;
-    if (!aligned || (!in_shared && kK > 1)) return false;  // a narrower chunk, or scratch
+    if (kK > 1 && (!aligned || !in_shared || sizeof(Chunk) > std::size_t(max_chunk))) return false;
     auto kernel = permute_columns<T, Chunk>;
     const long long panels = p.n / kK;
-    int blocks = 0;
     if (in_shared) {
       allow_shared_memory(kernel, bytes);
-      blocks = int(std::min<long long>(panels, resident_blocks(kernel, kThreads, bytes)));
-      kernel<<<blocks, kThreads, bytes, stream>>>(data, p, pass, nullptr);
+      const int blocks = int(std::min<long long>(panels, resident_blocks(kernel, kThreads, bytes)));
+      kernel<<<blocks, kThreads, bytes, stream>>>(data, Fast(p), pass, nullptr);
     } else {
-      blocks = int(std::min<long long>(panels, sm_count()));
-      kernel<<<blocks, kThreads, 0, stream>>>(data, p, pass, static_cast<Chunk*>(scratch));
+      const int blocks = int(std::min<long long>(panels, sm_count()));
+      kernel<<<blocks, kThreads, 0, stream>>>(data, Fast(p), pass, static_cast<T*>(scratch));
     }
     TP_CHECK_LAUNCH("permute_columns");
     return true;
   };
-  if constexpr (sizeof(T) <= 16) { if (run(uint4{})) return; }
-  if constexpr (sizeof(T) <= 8) { if (run(uint2{})) return; }
-  if constexpr (sizeof(T) <= 4) { if (run(unsigned{})) return; }
-  if constexpr (sizeof(T) == 2) { if (run(static_cast<unsigned short>(0))) return; }
+  if (run(Bytes32{})) return 32;
+  if constexpr (sizeof(T) < 16) { if (run(uint4{})) return 16; }
+  if constexpr (sizeof(T) < 8) { if (run(uint2{})) return 8; }
+  if constexpr (sizeof(T) < 4) { if (run(0u)) return 4; }
+  run(T{});  // one element per row: always runs
+  return int(sizeof(T));
 }
 
-/// Runs the row pass, the row in shared memory when it fits.
+/// Runs the row pass: 16-byte chunks where the row length and the pointer allow, the row in
+/// shared memory where it fits (else a scratch row per block).
 template <typename T>
 void launch_rows(T* data, const Plan& p, void* scratch, cudaStream_t stream) {
   const std::size_t bytes = std::size_t(p.n) * sizeof(T);
-  auto kernel = shuffle_rows<T>;
-  if (bytes <= shared_limit()) {
-    allow_shared_memory(kernel, bytes);
-    const int blocks = int(std::min<long long>(p.m, resident_blocks(kernel, kThreads, bytes)));
-    kernel<<<blocks, kThreads, bytes, stream>>>(data, p, nullptr);
-  } else {
-    const int blocks = int(std::min<long long>(p.m, sm_count()));
-    kernel<<<blocks, kThreads, 0, stream>>>(data, p, static_cast<T*>(scratch));
-  }
-  TP_CHECK_LAUNCH("shuffle_rows");
+  auto run = [&](auto kernel) {
+    if (bytes <= shared_limit()) {
+      allow_shared_memory(kernel, bytes);
+      const int blocks = int(std::min<long long>(p.m, resident_blocks(kernel, kThreads, bytes)));
+      kernel<<<blocks, kThreads, bytes, stream>>>(data, Fast(p), nullptr);
+    } else {
+      const int blocks = int(std::min<long long>(p.m, sm_count()));
+      kernel<<<blocks, kThreads, 0, stream>>>(data, Fast(p), static_cast<T*>(scratch));
+    }
+    TP_CHECK_LAUNCH("shuffle_rows");
+  };
+  constexpr long long kV = 16 / sizeof(T);
+  if (p.n % kV == 0 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0) run(shuffle_rows<T, uint4>);
+  else run(shuffle_rows<T, T>);
 }
 
 /// Scratch bytes the passes need for an m x n matrix of T: 0 when a row and a column fit in
@@ -204,7 +344,7 @@ std::size_t scratch_bytes(long long m, long long n) {
   return bytes;
 }
 
-/// The three passes on an m x n matrix (m, n > 1, m != n), enqueued on `stream`.
+/// The passes on an m x n matrix (m, n > 1, m != n), enqueued on `stream`.
 template <typename T>
 void transpose(T* data, int rows, int cols, cudaStream_t stream) {
   const Plan p = make_plan(rows, cols);

@@ -4,6 +4,7 @@
 // sizes, common factors, squares, one side a multiple of the other). No GPU needed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
@@ -108,6 +109,42 @@ TEST(Step08Rect, IndexMathsStaysExactBeyondTwoToThe31) {
         const long long src = tp::step08::rect::column_source(p, pass, r, n - 1);
         ASSERT_TRUE(src >= 0 && src < m && !rows_used[src]) << m << " x " << n << ", r = " << r;
         rows_used[src] = 1;
+      }
+    }
+  }
+}
+
+// The kernels' forms of the same index maths: Divisor, the RowWalker's steps along a row
+// from any 16-byte chunk, and the column passes' base row plus column shift.
+TEST(Step08Rect, TheKernelsIndexMathsMatchThePlan) {
+  for (long long d : {1LL, 2LL, 3LL, 7LL, 1000LL, 65537LL, 2147483647LL}) {
+    const tp::step08::rect::Divisor div(d);
+    for (long long x : {0LL, 1LL, d - 1, d, d + 1, 3 * d - 1, (1LL << 40) + 12345, (1LL << 52) - 1}) {
+      if (x < 0) continue;
+      ASSERT_EQ(div.div(x), x / d) << x << " / " << d;
+      ASSERT_EQ(div.mod(x), x % d) << x << " mod " << d;
+    }
+  }
+  const std::vector<std::pair<long long, long long>> shapes = {
+      {2, 3}, {3, 2}, {60, 84}, {84, 60}, {97, 89}, {16, 64}, {64, 16}, {720, 1260}, {1000, 700}, {8, 8192}, {24, 40}};
+  for (auto [m, n] : shapes) {
+    const Plan p = tp::step08::rect::make_plan(m, n);
+    const tp::step08::rect::Fast f(p);
+    for (long long i = 0; i < m; ++i) {
+      for (long long j0 = 0; j0 < n; j0 += 8) {  // a walk from each chunk of 8 elements
+        tp::step08::rect::RowWalker w(f, i, j0);
+        for (long long j = j0; j < std::min(n, j0 + 8); ++j, w.next(f)) {
+          ASSERT_EQ(static_cast<long long>(w.target), tp::step08::rect::shuffle_target(p, i, j)) << m << " x " << n << " (" << i << ", " << j << ")";
+        }
+      }
+    }
+    for (long long r = 0; r < m; ++r) {
+      for (long long col = 0; col < n; ++col) {
+        for (Columns pass : {Columns::prerotate, Columns::permute}) {
+          const long long base = pass == Columns::prerotate ? r : tp::step08::rect::row_permutation(f, r);
+          const long long src = (base + tp::step08::rect::column_shift(p, pass, col)) % m;
+          ASSERT_EQ(src, tp::step08::rect::column_source(p, pass, r, col)) << m << " x " << n << " (" << r << ", " << col << ")";
+        }
       }
     }
   }
