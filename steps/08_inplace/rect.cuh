@@ -11,9 +11,10 @@
 /// - Pass 3, columns: new (r, col) = old ((p(r) + col) mod m, col), p(r) = (r n + r / a) mod
 ///   m: a rotation of column col up by col, then one row permutation for all columns.
 /// A pass over rows holds a whole row in shared memory; a pass over columns holds a panel of
-/// adjacent columns (2 to 16 bytes of every row), the full height, in shared memory. A block
+/// adjacent columns (2 to 32 bytes of every row), the full height, in shared memory. A block
 /// reads its row or panel, waits at the barrier, and writes it back permuted: no other block
-/// touches those elements, so nothing is overwritten before it is read.
+/// touches those elements, so nothing is overwritten before it is read. Each pass reads and
+/// writes the whole matrix once; the lab's chapter measures each one beside cudaMemcpy.
 ///
 /// Extra device memory: none while a row (cols x sizeof(T)) and one column (rows x
 /// sizeof(T)) fit in a block's shared memory (227 KB on H100 and H200). Beyond that, a
@@ -201,7 +202,7 @@ __global__ void __launch_bounds__(kThreads) shuffle_rows(T* data, Fast f, T* scr
 
 // [columns]
 /// Passes 1 and 3: one block per panel of kK adjacent columns (grid-stride), read as one
-/// Chunk (kK elements, 2 to 16 bytes) per row, kU rows per thread in flight, into `buf`
+/// Chunk (kK elements, 2 to 32 bytes) per row, kU rows per thread in flight, into `buf`
 /// (shared memory, or this block's scratch in global memory), column by column: element e of
 /// row r at buf[e m + r], so that a warp's 32 rows fall in 32 consecutive slots. After the
 /// barrier, each row is written back gathered: its element e comes from row
