@@ -110,8 +110,9 @@ if want results; then
     step_wanted "$name" || continue
     if [ "$name" = 07_coarsen ]; then
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4000x6000,4896,4899,8192x16384,11584,11585
-    elif [ "$name" = 08_inplace ]; then  # square only; 4097: the element path
+    elif [ "$name" = 08_inplace ]; then  # squares (4097: the element path), then two rectangles
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4097
+      run 08_inplace_rect "$name" --dtype all --sizes 8192x16384,10000x7000
     else
       run "$name" "$name" --dtype float,half --sizes 1024,2048,4096,8192,16384,4000x6000
     fi
@@ -129,6 +130,7 @@ if want lab; then
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384
+  run lab_inplace_rect lab_inplace_rect --dtype all --sizes 8192x16384,10000x7000
 fi
 profile_as() {  # profile_as SOURCE ARGS...: scripts/profile.sh with profile_once ARGS -> results/SOURCE_gpu_day.csv
   local source=$1; shift
@@ -155,6 +157,21 @@ if want profile; then
     --kernels coarsen,headline_tile256,blocks_per_sm_1,blocks_per_sm_2,blocks_per_sm_3
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
     --kernels copy_vec16,column_pairs,coarsen
+  # Step 08 on a rectangle (the lab's chapter): Nsight Compute's throughput sections for the
+  # three passes of one transpose, as text (the launch lines and process paths left out).
+  out="$results/ncu_inplace_rect_${gpu}_${day}.txt"
+  {
+    echo "# Nsight Compute on the three passes of one step 08 transpose of a 8192 x 16384 matrix (pass 1: permute_columns,"
+    echo "# pass 2: shuffle_rows, pass 3: permute_columns), commit $(git rev-parse --short=12 HEAD), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1), for half and double:"
+    echo "#   ncu --clock-control none -k regex:'shuffle_rows|permute_columns' -c 3 --section SpeedOfLight \\"
+    echo "#       --section MemoryWorkloadAnalysis build/bin/lab_inplace_rect --dtype DTYPE --sizes 8192x16384 --reps 1"
+    for dtype in half double; do
+      echo; echo "## $dtype"
+      ncu --clock-control none -k regex:'shuffle_rows|permute_columns' -c 3 --section SpeedOfLight \
+        --section MemoryWorkloadAnalysis "$build/bin/lab_inplace_rect" --dtype "$dtype" --sizes 8192x16384 --reps 1 |
+        awk '/^  void /{p=1} /^==PROF==|^\[[0-9]+\] /{p=0} p' | grep -v '^\[\|^rect_\|^inplace\|^cudaMemcpy\|^kernel \|^---'
+    done
+  } >"$out" 2>"$logs/ncu_inplace_rect.log" && note "ncu_inplace_rect: $out" || fail "ncu_inplace_rect (see ncu_inplace_rect.log)"
 fi
 
 # 5. Sanitizers over the gpu test suite (or SANITIZE_FILTER's part of it), one process each.
