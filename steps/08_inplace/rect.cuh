@@ -81,8 +81,8 @@ __host__ __device__ inline long long column_source(const Plan& p, Columns pass, 
 }
 
 // The kernels compute the same indices without a 64-bit division per element (a 64-bit `%`
-// costs about a hundred instructions, more than a pass can spend per element at full
-// bandwidth): at most one division per 16 bytes, done by Divisor, and steps from there.
+// is a software routine of dozens of instructions, more than a pass can spend per element at
+// full bandwidth): at most one division per 16 bytes, done by Divisor, and steps from there.
 
 // [divisor]
 /// x / d and x mod d for 0 <= x < 2^52 (any index into a matrix that fits in memory): x
