@@ -4,7 +4,9 @@
 // launches alternate between rows x cols and cols x rows), then each pass of rect.cuh timed
 // alone on a rows x cols matrix and on a cols x rows one (kernel names end in _rxc or _cxr).
 // Every row counts bytes as 2 x rows x cols x sizeof(T), the bytes one pass reads and
-// writes; a pass row is "verified" when the end-to-end transpose that runs it was.
+// writes; a pass row is "verified" when the end-to-end transpose that runs it was. The column
+// passes on clusters of 2, 4 and 8 blocks (lab/inplace_rect_cluster.cuh; _clusterC) are
+// also checked byte for byte against step 08's pass on the same input.
 //
 //   build/bin/lab_inplace_rect --dtype all --sizes 8192x16384,10000x7000 --csv lab_inplace_rect.csv
 #include <cstdio>
@@ -12,10 +14,28 @@
 #include <vector>
 
 #include "08_inplace/kernel.cuh"
+#include "inplace_rect_cluster.cuh"
 #include "registry.hpp"
 #include "tp/timing.hpp"
 
 namespace {
+
+// Bytes that differ from one position to the next, for checking one pass against another.
+__global__ void fill_bytes(unsigned char* p, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    p[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+  }
+}
+
+// Counts the bytes where a and b differ into *count.
+__global__ void count_differences(const unsigned char* a, const unsigned char* b, std::size_t n,
+                                  unsigned long long* count) {
+  unsigned long long mine = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    mine += a[i] != b[i];
+  }
+  if (mine) atomicAdd(count, mine);
+}
 
 using tp::step08::rect::Columns;
 using tp::step08::rect::Plan;
@@ -80,6 +100,37 @@ int main(int argc, char** argv) {
           const std::size_t bytes = std::size_t(shape.rows) * shape.cols * sizeof(T);
           tp::DeviceBuffer data(bytes);
           TP_CUDA_CHECK(cudaMemsetAsync(data.data(), 0, bytes, stream));  // any values: a pass is a permutation
+          // A column pass on clusters of 2, 4 and 8 blocks (lab/inplace_rect_cluster.cuh):
+          // checked byte for byte against step 08's pass on the same input, then timed.
+          tp::DeviceBuffer want(bytes), got(bytes), differences(sizeof(unsigned long long));
+          auto cluster_rows = [&](int pass, const Plan& p, bool swapped) {
+            const Columns which = pass == 1 ? Columns::prerotate : Columns::permute;
+            auto variant = [&](auto launch, const char* name) {
+              fill_bytes<<<1024, 256, 0, stream>>>(want.as<unsigned char>(), bytes);
+              TP_CHECK_LAUNCH("fill_bytes");
+              TP_CUDA_CHECK(cudaMemcpyAsync(got.data(), want.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+              if (!launch(got.as<T>(), stream)) return;  // this cluster size cannot run here
+              tp::step08::rect::launch_columns(want.as<T>(), p, which, nullptr, stream);
+              TP_CUDA_CHECK(cudaMemsetAsync(differences.data(), 0, sizeof(unsigned long long), stream));
+              count_differences<<<1024, 256, 0, stream>>>(want.as<unsigned char>(), got.as<unsigned char>(), bytes,
+                                                          differences.as<unsigned long long>());
+              TP_CHECK_LAUNCH("count_differences");
+              TP_CUDA_CHECK(cudaStreamSynchronize(stream));
+              unsigned long long wrong = 0;
+              differences.download(&wrong, sizeof(wrong));
+              const tp::Stats stats = tp::time_work([&](cudaStream_t s) { launch(data.as<T>(), s); }, stream,
+                                                    options.reps, &flusher);
+              const double gbps = 2.0 * bytes / (stats.median_ms * 1e-3) / 1e9;
+              add(kPassNames[pass] + std::string(name) + (swapped ? "_cxr" : "_rxc"), "lab", {int(p.m), int(p.n)}, stats,
+                  gbps, verified && wrong == 0);
+              if (wrong) std::printf("%s%s: %llu bytes differ from step 08's pass\n", kPassNames[pass], name, wrong);
+              all_verified = all_verified && wrong == 0;
+            };
+            using namespace tp::lab::rect_cluster;
+            variant([&](T* d, cudaStream_t s) { return launch<T, 2>(d, p, which, s); }, "_cluster2");
+            variant([&](T* d, cudaStream_t s) { return launch<T, 4>(d, p, which, s); }, "_cluster4");
+            variant([&](T* d, cudaStream_t s) { return launch<T, 8>(d, p, which, s); }, "_cluster8");
+          };
           for (bool swapped : {false, true}) {
             const int m = swapped ? shape.cols : shape.rows, n = swapped ? shape.rows : shape.cols;
             const Plan p = tp::step08::rect::make_plan(m, n);
@@ -99,6 +150,7 @@ int main(int argc, char** argv) {
                 const std::string suffix = chunk < 32 ? "_" + std::to_string(used) + "B" : "";
                 add(kPassNames[pass] + suffix + (swapped ? "_cxr" : "_rxc"), "lab", {m, n}, stats, gbps, verified);
               }
+              if (pass != 2) cluster_rows(pass, p, swapped);
             }
           }
         });
