@@ -18,6 +18,7 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   profile              ncu_*.csv
   profile_NN_name      ncu_*.csv (+ tour_*.csv to find the previous step's headline kernel)
   access_*, banks_*    nothing: computed from the index maths in plots/access.py
+  inplace_rect         nothing: step 08's passes for rectangles on a 4 x 6 matrix (fig_inplace.py)
 """
 import argparse
 import fnmatch
@@ -28,6 +29,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # run from any
 
 import fig_access  # noqa: E402
 import fig_bandwidth  # noqa: E402
+import fig_inplace  # noqa: E402
 import fig_profile  # noqa: E402
 import style  # noqa: E402
 from results import IMAGES, RESULTS, Missing, step_sources  # noqa: E402
@@ -45,6 +47,7 @@ def figures(results):
         jobs.append((f"profile_{step}", lambda step=step: fig_profile.profile_step(step, results)))
     for name in fig_access.NAMES:
         jobs.append((name, lambda name=name: (fig_access.diagram(name), "index maths in plots/access.py")))
+    jobs.append((fig_inplace.NAME, lambda: (fig_inplace.diagram(), "index maths in plots/fig_inplace.py")))
     return jobs
 
 

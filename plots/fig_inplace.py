@@ -1,0 +1,50 @@
+"""The in-place transpose of a rectangle in three passes (step 08's rect.cuh), drawn on a small
+matrix: the grid after each pass, every element labelled with its starting position. The index
+maths is in plots/inplace.py.
+"""
+import math
+
+import matplotlib.pyplot as plt
+from matplotlib.collections import PatchCollection
+from matplotlib.patches import Rectangle
+
+import fig_access
+import inplace
+
+NAME = "inplace_rect"
+
+
+def _panel(ax, grid, n_start, title):
+    """One grid; each element coloured by its starting column (its row of the transpose)."""
+    rows, cols = len(grid), len(grid[0])
+    colours = [fig_access.LANES((grid[r][c] % n_start) / max(1, n_start - 1)) for r in range(rows) for c in range(cols)]
+    ax.add_collection(PatchCollection([Rectangle((c, r), 1, 1) for r in range(rows) for c in range(cols)],
+                                      facecolor=colours, edgecolor="white", linewidth=1.0))
+    for r in range(rows):
+        for c in range(cols):
+            ax.text(c + 0.5, r + 0.5, str(grid[r][c]), ha="center", va="center", fontsize=9,
+                    color=fig_access._text_colour(colours[r * cols + c]))
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_title(title, fontsize=9)
+
+
+def diagram(m=4, n=6):
+    """The passes on an m x n matrix, then the last grid read as n x m: the transpose."""
+    steps = inplace.passes(m, n)
+    fig, axes = plt.subplots(1, len(steps) + 1, figsize=(2.6 * (len(steps) + 1), 2.6),
+                             gridspec_kw={"width_ratios": [n] * len(steps) + [m]})
+    for ax, (title, grid) in zip(axes, steps):
+        _panel(ax, grid, n, title)
+    flat = [x for row in steps[-1][1] for x in row]
+    _panel(axes[-1], [flat[k * m:(k + 1) * m] for k in range(n)], n, f"read as {n} x {m}")
+    c = math.gcd(m, n)
+    fig.suptitle(f"In place, {m} x {n} (c = gcd = {c}, a = {m // c}, b = {n // c}): each element "
+                 f"labelled with its starting position i n + j, coloured by its column j", y=1.02)
+    return fig
