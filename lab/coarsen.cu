@@ -5,14 +5,11 @@
 //
 //   build/bin/lab_coarsen --dtype all --sizes 8192,16384 --csv lab.csv
 //   build/bin/lab_coarsen --kernels record,elements64 --sizes 4896,4899   (a subset, by name)
-#include <algorithm>
-#include <string>
 #include <utility>
 #include <vector>
 
 #include "lab_kernels.hpp"
 #include "registry.hpp"
-#include "tp/error.hpp"
 
 int main(int argc, char** argv) {
   tp::CliSpec spec;
@@ -22,18 +19,6 @@ int main(int argc, char** argv) {
   return tp::bench_main(argc, argv, spec, [](const tp::Options& options) {
     std::vector<tp::Kernel> list{tp::registry::headline(tp::registry::step07())};
     for (tp::Kernel& k : tp::lab::coarsen_kernels()) list.push_back(std::move(k));
-    if (options.kernels.empty()) return list;
-    for (const std::string& name : options.kernels) {  // --kernels: only these, in the list's order
-      if (std::none_of(list.begin(), list.end(), [&](const tp::Kernel& k) { return k.name == name; })) {
-        throw tp::UsageError("--kernels: no kernel is named '" + name + "'");
-      }
-    }
-    std::vector<tp::Kernel> chosen;
-    for (tp::Kernel& k : list) {
-      if (std::find(options.kernels.begin(), options.kernels.end(), k.name) != options.kernels.end()) {
-        chosen.push_back(std::move(k));
-      }
-    }
-    return chosen;
+    return tp::registry::only_named(std::move(list), options.kernels);  // --kernels: only these
   });
 }

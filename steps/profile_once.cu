@@ -6,7 +6,6 @@
 //
 //   ncu --clock-control none -o report build/bin/profile_once --sizes 8192 --dtype float,half
 //   ... profile_once --sizes 11584 --dtype half --kernels copy_vec16,coarsen   (a subset, by name)
-#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -20,24 +19,6 @@
 #else
 #include "record.hpp"
 #endif
-
-namespace {
-
-/// The kernels whose name is in `names`; a name that matches no kernel is a usage error.
-std::vector<tp::Kernel> only_named(std::vector<tp::Kernel> kernels, const std::vector<std::string>& names) {
-  for (const std::string& name : names) {
-    const bool known = std::any_of(kernels.begin(), kernels.end(), [&](const tp::Kernel& k) { return k.name == name; });
-    if (!known) throw tp::UsageError("--kernels: no kernel is named '" + name + "'");
-  }
-  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                               [&](const tp::Kernel& k) {
-                                 return std::find(names.begin(), names.end(), k.name) == names.end();
-                               }),
-                kernels.end());
-  return kernels;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   return tp::guarded_main([&] {
@@ -59,7 +40,7 @@ int main(int argc, char** argv) {
     kernels.push_back(tp::lab::record_kernel());
 #endif
     for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
-    if (!options.kernels.empty()) kernels = only_named(std::move(kernels), options.kernels);
+    kernels = tp::registry::only_named(std::move(kernels), options.kernels);
 
     // Machine-readable lines for scripts/profile.sh: the device, then one line per launch.
     std::printf("device,%s,%s,%s,%s,%s\n", device.name.c_str(), device.cc().c_str(),

@@ -1,7 +1,10 @@
 // The registry's list of steps (steps/registry.hpp); each step's kernels are in its kernels.cu.
 #include "registry.hpp"
 
+#include <algorithm>
 #include <utility>
+
+#include "tp/error.hpp"  // UsageError
 
 namespace tp::registry {
 
@@ -27,6 +30,18 @@ std::vector<Kernel> all() {
   for (auto step : {step00(), step01(), step02(), step03(), step04(), step05(), step06(), step07(), step08()}) {
     for (Kernel& k : step) kernels.push_back(std::move(k));
   }
+  return kernels;
+}
+
+std::vector<Kernel> only_named(std::vector<Kernel> kernels, const std::vector<std::string>& names) {
+  if (names.empty()) return kernels;
+  for (const std::string& name : names) {
+    const bool known = std::any_of(kernels.begin(), kernels.end(), [&](const Kernel& k) { return k.name == name; });
+    if (!known) throw UsageError("--kernels: no kernel is named '" + name + "'");
+  }
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [&](const Kernel& k) { return std::find(names.begin(), names.end(), k.name) == names.end(); }),
+                kernels.end());
   return kernels;
 }
 

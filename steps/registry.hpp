@@ -6,6 +6,7 @@
 /// A new step joins by defining its function in its kernels.cu and adding it to all().
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "tp/harness.hpp"
@@ -33,5 +34,9 @@ std::vector<Kernel> versus_previous(const std::vector<Kernel>& previous, std::ve
 
 /// Every registered kernel, in step order.
 std::vector<Kernel> all();
+
+/// The kernels whose name is in `names` (--kernels), in the list's order; a name that matches
+/// no kernel is a UsageError. An empty `names` keeps them all.
+std::vector<Kernel> only_named(std::vector<Kernel> kernels, const std::vector<std::string>& names);
 
 }  // namespace tp::registry

@@ -122,4 +122,14 @@ TEST(Step07, ColumnPairReadsAreConflictFree) {
   expect_conflict_free_pairs<double>();
 }
 
+TEST(Registry, OnlyNamedKeepsTheListsOrderAndRefusesUnknownNames) {
+  const std::vector<tp::Kernel> all = tp::registry::all();
+  const std::vector<tp::Kernel> two = tp::registry::only_named(all, {"inplace", "copy_vec16"});
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].name, "copy_vec16");  // step 00 comes before step 08, whatever the order asked
+  EXPECT_EQ(two[1].name, "inplace");
+  EXPECT_EQ(tp::registry::only_named(all, {}).size(), all.size());
+  EXPECT_THROW(tp::registry::only_named(all, {"copy_vec16", "no_such_kernel"}), tp::UsageError);
+}
+
 }  // namespace
