@@ -52,21 +52,15 @@ __global__ void __launch_bounds__(kBlock) permute_columns_cluster(T* data, Fast 
   for (long long q = blockIdx.x / kC; q < n / kW; q += clusters) {
     const long long col0 = q * kW;
     for (long long i0 = threadIdx.x; i0 < items; i0 += kU * kBlock) {
-      uint4 v[kU];
+      step08::rect::load_then_use<kU, uint4>(
+          i0, kBlock, items,
+          [&](long long i) { return *reinterpret_cast<const uint4*>(data + (r_begin + i / kC) * n + col0 + i % kC * kK); },
+          [&](long long i, uint4 chunk) {
+            T e[kK];
+            memcpy(e, &chunk, sizeof(uint4));
 #pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        const long long i = i0 + u * kBlock;
-        if (i < items) v[u] = *reinterpret_cast<const uint4*>(data + (r_begin + i / kC) * n + col0 + i % kC * kK);
-      }
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        const long long i = i0 + u * kBlock;
-        if (i >= items) break;
-        T e[kK];
-        memcpy(e, &v[u], sizeof(uint4));
-#pragma unroll
-        for (int x = 0; x < kK; ++x) buf[(i % kC * kK + x) * pitch + i / kC] = e[x];
-      }
+            for (int x = 0; x < kK; ++x) buf[(i % kC * kK + x) * pitch + i / kC] = e[x];
+          });
     }
     for (int w = threadIdx.x; w < kW; w += kBlock) shift[w] = step08::rect::column_shift(f.p, pass, col0 + w);
     cluster.sync();  // every block of the cluster has read its rows of the panel

@@ -156,6 +156,28 @@ __host__ __device__ inline long long column_shift(const Plan& p, Columns pass, l
   return pass == Columns::prerotate ? (p.m - col / p.b % p.m) % p.m : col % p.m;
 }
 
+// [in_flight]
+/// A thread's share of a pass's reads: items first, first + stride, ... (kU of them, those
+/// below `count`). All kU loads are issued before the first is used, so that they are in
+/// flight together; then use(item, value) takes each one.
+template <int kU, typename Chunk, typename Load, typename Use>
+__device__ __forceinline__ void load_then_use(long long first, long long stride, long long count, Load load,
+                                              Use use) {
+  Chunk v[kU]{};  // zeroed, though only loaded values are used: uninitialized, one spilled to the stack
+#pragma unroll
+  for (int u = 0; u < kU; ++u) {  // the loads first, all in flight at once
+    const long long k = first + u * stride;
+    if (k < count) v[u] = load(k);
+  }
+#pragma unroll
+  for (int u = 0; u < kU; ++u) {
+    const long long k = first + u * stride;
+    if (k >= count) break;
+    use(k, v[u]);
+  }
+}
+// [in_flight]
+
 // [rows]
 /// Pass 2: one block per row (grid-stride). The row is read, kU chunks of 16 bytes (or of
 /// one element, where the row length or the pointer does not allow 16) per thread in
@@ -172,25 +194,18 @@ __global__ void __launch_bounds__(kThreads) shuffle_rows(T* data, Fast f, T* scr
   for (long long i = blockIdx.x; i < f.p.m; i += gridDim.x) {
     Chunk* row = reinterpret_cast<Chunk*>(data + i * n);
     for (long long k0 = threadIdx.x; k0 < chunks; k0 += kU * kThreads) {
-      Chunk v[kU];
+      load_then_use<kU, Chunk>(
+          k0, kThreads, chunks, [&](long long k) { return row[k]; },
+          [&, i](long long k, Chunk chunk) {  // its elements to their target columns
+            T e[kV];
+            memcpy(e, &chunk, sizeof(Chunk));
+            RowWalker w(f, i, k * kV);
 #pragma unroll
-      for (int u = 0; u < kU; ++u) {  // the loads first, all in flight at once
-        const long long k = k0 + u * kThreads;
-        if (k < chunks) v[u] = row[k];
-      }
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        const long long k = k0 + u * kThreads;
-        if (k >= chunks) break;
-        T e[kV];
-        memcpy(e, &v[u], sizeof(Chunk));
-        RowWalker w(f, i, k * kV);
-#pragma unroll
-        for (int x = 0; x < kV; ++x) {
-          buf[w.target] = e[x];
-          w.next(f);
-        }
-      }
+            for (int x = 0; x < kV; ++x) {
+              buf[w.target] = e[x];
+              w.next(f);
+            }
+          });
     }
     __syncthreads();  // the whole row is read before any of it is written
     const Chunk* in = reinterpret_cast<const Chunk*>(buf);
@@ -217,21 +232,14 @@ __global__ void __launch_bounds__(kThreads) permute_columns(T* data, Fast f, Col
   for (long long q = blockIdx.x; q < n / kK; q += gridDim.x) {
     const long long col0 = q * kK;
     for (long long r0 = threadIdx.x; r0 < m; r0 += kU * kThreads) {
-      Chunk v[kU];
+      load_then_use<kU, Chunk>(
+          r0, kThreads, m, [&](long long r) { return *reinterpret_cast<const Chunk*>(data + r * n + col0); },
+          [&](long long r, Chunk chunk) {  // column by column
+            T e[kK];
+            memcpy(e, &chunk, sizeof(Chunk));
 #pragma unroll
-      for (int u = 0; u < kU; ++u) {  // the loads first, all in flight at once
-        const long long r = r0 + u * kThreads;
-        if (r < m) v[u] = *reinterpret_cast<const Chunk*>(data + r * n + col0);
-      }
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        const long long r = r0 + u * kThreads;
-        if (r >= m) break;
-        T e[kK];
-        memcpy(e, &v[u], sizeof(Chunk));
-#pragma unroll
-        for (int x = 0; x < kK; ++x) buf[x * m + r] = e[x];
-      }
+            for (int x = 0; x < kK; ++x) buf[x * m + r] = e[x];
+          });
     }
     long long shift[kK];  // the same for every row of the panel: one division, then steps
     shift[0] = column_shift(f.p, pass, col0);
