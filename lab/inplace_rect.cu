@@ -1,8 +1,10 @@
 // lab_inplace_rect: step 08 on rectangles, end to end and pass by pass, beside cudaMemcpy.
 // For each dtype and shape: cudaMemcpy and step 08's in-place transpose through the harness
 // (verified bit for bit, then timed: each launch transposes the previous result, so the
-// launches alternate between rows x cols and cols x rows), then each pass of rect.cuh timed
-// alone on a rows x cols matrix and on a cols x rows one (kernel names end in _rxc or _cxr).
+// launches alternate between rows x cols and cols x rows), then, where the sides share a
+// large factor, the two passes transpose_inplace takes (cycles_pass1_squares, the squares of
+// kernel.cuh; cycles_pass2_chunks, cycles.cuh) each timed alone, then each pass of rect.cuh
+// timed alone on a rows x cols matrix and on a cols x rows one (kernel names end in _rxc or _cxr).
 // Every row counts bytes as 2 x rows x cols x sizeof(T), the bytes one pass reads and
 // writes; a pass row is "verified" when the end-to-end transpose that runs it was. The column
 // passes on clusters of 2, 4 and 8 blocks (lab/inplace_rect_cluster.cuh; _clusterC) are
@@ -10,6 +12,7 @@
 //
 //   build/bin/lab_inplace_rect --dtype all --sizes 8192x16384,10000x7000 --csv lab_inplace_rect.csv
 #include <cstdio>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -134,6 +137,20 @@ int main(int argc, char** argv) {
           for (bool swapped : {false, true}) {
             const int m = swapped ? shape.cols : shape.rows, n = swapped ? shape.rows : shape.cols;
             const Plan p = tp::step08::rect::make_plan(m, n);
+            if (tp::step08::cycles::takes(data.as<T>(), m, n)) {  // the two passes transpose_inplace runs here
+              const int g = int(std::gcd(m, n));
+              auto time_pass = [&](const char* name, auto work) {
+                const tp::Stats stats = tp::time_work(work, stream, options.reps, &flusher);
+                add(name + std::string(swapped ? "_cxr" : "_rxc"), "lab", {m, n}, stats,
+                    2.0 * bytes / (stats.median_ms * 1e-3) / 1e9, verified);
+              };
+              time_pass("cycles_pass1_squares", [&](cudaStream_t s) {
+                tp::step08::transpose_squares(data.as<T>(), g, std::size_t(n), m / g, n / g, s);
+              });
+              time_pass("cycles_pass2_chunks", [&](cudaStream_t s) {
+                tp::step08::cycles::run(tp::step08::cycles::prepare<T>(m, n, s), data.as<T>(), s);
+              });
+            }
             tp::DeviceBuffer scratch(tp::step08::rect::scratch_bytes<T>(m, n));
             for (int pass = p.c > 1 ? 1 : 2; pass <= 3; ++pass) {
               // Column passes: the chunk that transpose_inplace takes (the widest that fits,

@@ -33,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "08_inplace/cycles.cuh"
 #include "08_inplace/rect.cuh"
 #include "tp/async.cuh"
 #include "tp/error.hpp"
@@ -65,13 +66,16 @@ __host__ __device__ constexpr int slot(int r, int c) {
 // [inplace]
 /// One block swaps one tile pair at a time (grid-stride over the slots). kWide: the 16-byte
 /// path, kTile = 256 / sizeof(T); otherwise kTile = 32. Shared memory (dynamic): two tiles.
+/// The square is n x n with rows `ld` elements apart; blockIdx.y picks one square of a grid
+/// of them, q squares per row of squares (one square: ld = n, q = 1; rectangles use more).
 template <typename T, int kTile, bool kWide>
-__global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::size_t pairs) {
+__global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::size_t ld, int q, std::size_t pairs) {
   constexpr int kV = 16 / sizeof(T);
   constexpr int kE = kWide ? kV : 1;                        // elements per global access
   constexpr int kPerRow = kTile / kE;                       // accesses per tile row
   constexpr int kAccesses = kTile * kPerRow / kThreads;     // per thread, tile and phase
   extern __shared__ uint4 smem[];                           // two tiles; uint4: 16-byte aligned rows
+  data += std::size_t(blockIdx.y / q) * n * ld + std::size_t(blockIdx.y % q) * n;  // this block's square
   auto at = [&](int buffer, int r, int c) -> T& {           // element (r, c) of a buffer, swizzled
     return reinterpret_cast<T*>(smem)[(buffer * kTile + r) * kTile + slot<T, kTile, kWide>(r, c)];
   };
@@ -84,7 +88,7 @@ __global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::
       const int idx = threadIdx.x + a * kThreads;
       const int r = idx / kPerRow, c = idx % kPerRow * kE;  // tile row, first tile column
       if (r0 + r >= std::size_t(n) || c0 + c >= std::size_t(n)) continue;
-      const T* p = data + (r0 + r) * n + c0 + c;
+      const T* p = data + (r0 + r) * ld + c0 + c;
       if constexpr (kWide) cp_async16(&at(buffer, r, c), p);
       else at(buffer, r, c) = *p;
     }
@@ -101,7 +105,7 @@ __global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::
       const int idx = threadIdx.x + a * kThreads;
       const int q = idx % kPerRow, j = idx / kPerRow;  // chunk (or element) q of output row j
       if (c0 + j >= std::size_t(n) || r0 + q * kE >= std::size_t(n)) continue;
-      T* p = data + (c0 + j) * n + r0 + q * kE;  // data[c0 + j][r0 + q kE]
+      T* p = data + (c0 + j) * ld + r0 + q * kE;  // data[c0 + j][r0 + q kE]
       if constexpr (kWide) {
         T v[kV];  // tile column j, tile rows q V .. q V + V - 1
 #pragma unroll
@@ -135,12 +139,11 @@ __global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::
 // [inplace]
 
 // [launch]
-/// In-place transpose of the n x n row-major matrix `data`. n < 0 throws
-/// std::invalid_argument; n == 0 does nothing.
+/// In-place transposes of a p x q grid of n x n squares in a row-major matrix whose rows are
+/// `ld` elements apart: square (i, j) starts at data + i n ld + j n. Each square is
+/// transposed where it stands.
 template <typename T>
-void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
-  check_shape(n, n);
-  if (n == 0) return;
+void transpose_squares(T* data, int n, std::size_t ld, int p, int q, cudaStream_t stream) {
   constexpr int kV = 16 / sizeof(T);
   auto launch = [&](auto kernel, int tile) {
     const std::size_t tiles = ceil_div(std::size_t(n), std::size_t(tile));  // per side
@@ -148,19 +151,28 @@ void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
     const std::size_t shared = 2 * std::size_t(tile) * tile * sizeof(T);  // two tiles
     allow_shared_memory(kernel, shared);
     const unsigned blocks = unsigned(std::min<std::size_t>((pairs + 1) / 2 * 2, INT_MAX));
-    kernel<<<blocks, kThreads, shared, stream>>>(data, n, pairs);
+    kernel<<<dim3(blocks, unsigned(p) * q), kThreads, shared, stream>>>(data, n, ld, q, pairs);
     TP_CHECK_LAUNCH("inplace_kernel");
   };
-  const bool wide = n % kV == 0 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0;
+  const bool wide = n % kV == 0 && ld % kV == 0 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0;
   if (wide) launch(inplace_kernel<T, 256 / sizeof(T), true>, 256 / sizeof(T));
   else launch(inplace_kernel<T, 32, false>, 32);
+}
+
+/// In-place transpose of the n x n row-major matrix `data`. n < 0 throws
+/// std::invalid_argument; n == 0 does nothing.
+template <typename T>
+void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
+  check_shape(n, n);
+  if (n > 0) transpose_squares(data, n, std::size_t(n), 1, 1, stream);
 }
 // [launch]
 
 // [rectangle]
 /// In-place transpose of the rows x cols row-major matrix `data`: afterwards its memory holds
 /// the cols x rows transpose (transpose it back with rows and cols swapped). A square takes
-/// the kernel above; a single row or column is its own transpose in memory; any other shape
+/// the kernel above; a single row or column is its own transpose in memory; sides with a
+/// large common factor take two passes (the squares, then cycles.cuh); any other shape
 /// takes the three passes of rect.cuh. Negative sizes, or a null or misaligned `data` with
 /// elements to move, throw std::invalid_argument before anything is written.
 template <typename T>
@@ -174,7 +186,14 @@ void transpose_inplace(T* data, int rows, int cols, cudaStream_t stream = 0) {
   }
   if (rows == cols) return transpose_inplace(data, rows, stream);
   if (rows == 1 || cols == 1) return;  // 1 x n and n x 1: the same bytes
-  rect::transpose(data, rows, cols, stream);
+  if (cycles::takes(data, rows, cols)) {  // sides with a common factor g of 512 bytes or more
+    const cycles::ChunkPass chunks = cycles::prepare<T>(rows, cols, stream);  // allocates; writes nothing
+    const int g = int(chunks.layout.g);
+    transpose_squares(data, g, std::size_t(cols), rows / g, cols / g, stream);  // pass 1: each g x g square
+    cycles::run(chunks, data, stream);  // pass 2: whole chunks of g elements along their cycles
+    return;
+  }
+  rect::transpose(data, rows, cols, stream);  // any other shape: three passes
 }
 // [rectangle]
 

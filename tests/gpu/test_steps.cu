@@ -162,13 +162,16 @@ INSTANTIATE_TEST_SUITE_P(Registry, KernelArguments,
 // and a matrix transposed again and again: every application must be exact. Kernels that
 // take rectangles also get the shapes the passes of rect.cuh must get right: coprime sides,
 // common factors small and large, one side a multiple of the other, rows and columns too
-// long for shared memory (3 x 70000 and 70000 x 3 in 4- and 8-byte types), single rows.
+// long for shared memory (3 x 70000 and 70000 x 3 in 4- and 8-byte types), single rows;
+// and the shapes that take cycles.cuh's two passes (a common factor of 512 bytes or more:
+// 512 x 1536, 1024 x 2048, 768 x 1280 both ways, 2560 x 1792, whose long cycles are cut).
 const std::vector<tp::Shape> kInplaceShapes = {
     {1, 1},     {2, 2},       {8, 8},       {31, 31},     {33, 33},   {63, 63},   {65, 65},
     {100, 100}, {127, 127},   {129, 129},   {1000, 1000}, {1023, 1023}, {4097, 4097}, {4104, 4104},
     {1, 7},     {7, 1},       {2, 3},       {3, 2},       {31, 33},   {97, 89},   {256, 255},
     {60, 84},   {84, 60},     {64, 96},     {512, 128},   {1000, 100}, {100, 1000}, {720, 1260},
-    {1024, 2048}, {1000, 7},  {3, 70000},   {70000, 3},   {5, 140000}, {1, 100000}};
+    {1024, 2048}, {1000, 7},  {3, 70000},   {70000, 3},   {5, 140000}, {1, 100000}, {512, 1536},
+    {768, 1280},  {1280, 768}, {2560, 1792}};
 
 // (kernel, dtype, shape) for every in-place kernel on every shape it runs on.
 std::vector<Param> inplace_params() {
