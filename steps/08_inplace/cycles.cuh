@@ -216,6 +216,10 @@ struct ChunkPass {
   std::shared_ptr<const std::vector<Segment>> segments;
 };
 
+/// Bytes of the table of `count` segments, rounded up to 256 so that the scratch after it
+/// is aligned for 16-byte accesses.
+inline std::size_t table_bytes(long long count) { return (std::size_t(count) * sizeof(Segment) + 255) / 256 * 256; }
+
 template <typename T>
 ChunkPass prepare(long long m, long long n, cudaStream_t stream) {
   ChunkPass pass;
@@ -224,11 +228,12 @@ ChunkPass prepare(long long m, long long n, cudaStream_t stream) {
   pass.segments = segments_for(pass.layout, max_segment_length(pass.layout, sm_count()));
   pass.count = (long long)pass.segments->size();
   pass.cut = std::count_if(pass.segments->begin(), pass.segments->end(), [](const Segment& s) { return s.slot >= 0; });
-  const std::size_t table = std::size_t(pass.count) * sizeof(Segment);
+  const std::size_t table = table_bytes(pass.count);
   const std::size_t scratch = std::size_t(pass.cut * pass.per_chunk) * 16;
   if (table + scratch == 0) return pass;
   TP_CUDA_CHECK(cudaMallocAsync(&pass.device, table + scratch, stream));
-  TP_CUDA_CHECK(cudaMemcpyAsync(pass.device, pass.segments->data(), table, cudaMemcpyHostToDevice, stream));
+  TP_CUDA_CHECK(cudaMemcpyAsync(pass.device, pass.segments->data(), pass.count * sizeof(Segment),
+                                cudaMemcpyHostToDevice, stream));
   return pass;
 }
 
@@ -237,7 +242,7 @@ template <typename T>
 void run(const ChunkPass& pass, T* data, cudaStream_t stream) {
   if (pass.count == 0) return;
   const auto* table = static_cast<const Segment*>(pass.device);
-  uint4* scratch = reinterpret_cast<uint4*>(static_cast<char*>(pass.device) + pass.count * sizeof(Segment));
+  uint4* scratch = reinterpret_cast<uint4*>(static_cast<char*>(pass.device) + table_bytes(pass.count));
   uint4* chunks = reinterpret_cast<uint4*>(data);
   auto blocks_for = [](long long threads) { return unsigned(std::min<long long>((threads + 255) / 256, INT_MAX)); };
   if (pass.cut > 0) {
