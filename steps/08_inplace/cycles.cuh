@@ -18,7 +18,7 @@
 /// segment cannot read the chunk that the next segment of its cycle overwrites first, so a
 /// small kernel saves that one chunk per cut segment in scratch memory before the cycles
 /// move. One GPU thread follows one segment for 16 bytes of every chunk: consecutive threads
-/// take consecutive 16 bytes of the same chunks, and each thread has kU chunks in flight.
+/// take consecutive 16 bytes of the same chunks, and each thread has two chunks in flight.
 ///
 /// Extra device memory: one chunk of scratch per cut segment, at most (number of SMs) x
 /// max(rows, cols) elements, and 24 bytes per segment for the table of segments.
@@ -65,14 +65,15 @@ __host__ __device__ inline long long source(const Layout& l, long long y) {
 }
 // [layout]
 
-/// source() as the kernel computes it: two divisions by rect::Divisor instead of 64-bit `/`.
+/// source() in 32-bit arithmetic, as the kernel computes it (a 32-bit division is a few
+/// instructions; a 64-bit one is a long software routine). Exact for fewer than 2^32
+/// chunks; takes() allows at most 2^24.
 struct Sources {
-  Layout l;
-  rect::Divisor by_p, by_g;
-  explicit Sources(const Layout& layout) : l(layout), by_p(layout.p), by_g(layout.g) {}
-  __host__ __device__ long long operator()(long long y) const {
-    const long long t = by_p.div(y), i = y - t * l.p, j = by_g.div(t), c = t - j * l.g;
-    return (i * l.g + c) * l.q + j;
+  unsigned p, g, q;
+  explicit Sources(const Layout& l) : p(unsigned(l.p)), g(unsigned(l.g)), q(unsigned(l.q)) {}
+  __host__ __device__ unsigned operator()(unsigned y) const {
+    const unsigned i = y % p, t = y / p, c = t % g, j = t / g;
+    return (i * g + c) * q + j;
   }
 };
 
@@ -82,7 +83,7 @@ struct Sources {
 /// start (slot -1); a cut one reads its tail's chunk from scratch slot `slot`, because
 /// the next segment overwrites the tail first.
 struct Segment {
-  long long start, tail;
+  unsigned start, tail;  // positions: fewer than 2^24 (takes)
   int length, slot;
 };
 
@@ -101,16 +102,16 @@ inline std::vector<Segment> find_segments(const Layout& l, long long max_length)
     }
     if (length == 1) continue;  // a fixed point stays
     if (length <= max_length) {
-      whole.push_back({y0, y0, int(length), -1});
+      whole.push_back({unsigned(y0), unsigned(y0), int(length), -1});
       continue;
     }
     const long long pieces = (length + max_length - 1) / max_length;  // equal lengths, +-1
     long long y = y0;
     for (long long s = 0; s < pieces; ++s) {  // walk it again, cutting
       const long long piece = length / pieces + (s < length % pieces);
-      Segment seg{y, 0, int(piece), int(cut.size())};
+      Segment seg{unsigned(y), 0, int(piece), int(cut.size())};
       for (long long k = 0; k < piece; ++k) y = source(l, y);
-      seg.tail = y;  // the next segment's start (y0 for the last one)
+      seg.tail = unsigned(y);  // the next segment's start (y0 for the last one)
       cut.push_back(seg);
     }
   }
@@ -171,37 +172,43 @@ __global__ void save_tails(const Chunk* data, const Segment* segments, long long
   }
 }
 
+/// One thread's share of a segment: the 16 bytes v of each of its chunks (per_chunk
+/// 16-byte pieces per chunk). Positions y_0, y_1, ... come from source(); kU chunks are
+/// loaded, then kU stored, so that each position is read before it is written, by the same
+/// thread.
+template <int kU>
+__device__ __forceinline__ void follow(uint4* data, const Sources& from, const Segment& seg, long long v,
+                                       long long per_chunk, const uint4* scratch) {
+  auto at = [&](unsigned y) -> uint4& { return data[y * per_chunk + v]; };
+  const uint4 last = seg.slot < 0 ? at(seg.start) : scratch[seg.slot * per_chunk + v];  // y_length's chunk
+  unsigned y = seg.start;
+  for (int k0 = 0; k0 < seg.length; k0 += kU) {
+    unsigned pos[kU + 1];
+    uint4 chunk[kU];
+    pos[0] = y;
+#pragma unroll
+    for (int u = 0; u < kU; ++u) pos[u + 1] = from(pos[u]);
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {  // the loads first, all in flight at once
+      const int k = k0 + u;
+      if (k < seg.length) chunk[u] = k + 1 == seg.length ? last : at(pos[u + 1]);
+    }
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      if (k0 + u < seg.length) at(pos[u]) = chunk[u];
+    }
+    y = pos[kU];
+  }
+}
+
 /// Thread t follows segment t / per_chunk for the 16 bytes v = t mod per_chunk of each of
-/// its chunks (per_chunk = 16-byte pieces per chunk). Positions y_0, y_1, ... come from
-/// source(); kU chunks are loaded, then kU stored, so that each position is read before
-/// it is written, by the same thread.
+/// its chunks: consecutive threads take consecutive 16 bytes of the same chunks.
 template <int kU>
 __global__ void __launch_bounds__(256) follow_cycles(uint4* data, Sources from, const Segment* segments,
                                                      long long count, long long per_chunk, const uint4* scratch) {
   const long long threads = count * per_chunk;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < threads; t += (long long)gridDim.x * blockDim.x) {
-    const long long v = t % per_chunk;
-    const Segment seg = segments[t / per_chunk];
-    auto at = [&](long long y) -> uint4& { return data[y * per_chunk + v]; };
-    const uint4 last = seg.slot < 0 ? at(seg.start) : scratch[seg.slot * per_chunk + v];  // y_length's chunk
-    long long y = seg.start;
-    for (int k0 = 0; k0 < seg.length; k0 += kU) {
-      long long pos[kU + 1];
-      uint4 chunk[kU];
-      pos[0] = y;
-#pragma unroll
-      for (int u = 0; u < kU; ++u) pos[u + 1] = from(pos[u]);
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {  // the loads first, all in flight at once
-        const int k = k0 + u;
-        if (k < seg.length) chunk[u] = k + 1 == seg.length ? last : at(pos[u + 1]);
-      }
-#pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        if (k0 + u < seg.length) at(pos[u]) = chunk[u];
-      }
-      y = pos[kU];
-    }
+    follow<kU>(data, from, segments[t / per_chunk], t % per_chunk, per_chunk, scratch);
   }
 }
 // [follow]
@@ -230,7 +237,7 @@ ChunkPass prepare(long long m, long long n, cudaStream_t stream) {
   pass.cut = std::count_if(pass.segments->begin(), pass.segments->end(), [](const Segment& s) { return s.slot >= 0; });
   const std::size_t table = table_bytes(pass.count);
   const std::size_t scratch = std::size_t(pass.cut * pass.per_chunk) * 16;
-  if (table + scratch == 0) return pass;
+  if (pass.count == 0) return pass;
   TP_CUDA_CHECK(cudaMallocAsync(&pass.device, table + scratch, stream));
   TP_CUDA_CHECK(cudaMemcpyAsync(pass.device, pass.segments->data(), pass.count * sizeof(Segment),
                                 cudaMemcpyHostToDevice, stream));
@@ -249,8 +256,8 @@ void run(const ChunkPass& pass, T* data, cudaStream_t stream) {
     save_tails<<<blocks_for(pass.cut * pass.per_chunk), 256, 0, stream>>>(chunks, table, pass.cut, pass.per_chunk, scratch);
     TP_CHECK_LAUNCH("save_tails");
   }
-  follow_cycles<4><<<blocks_for(pass.count * pass.per_chunk), 256, 0, stream>>>(
-      chunks, Sources(pass.layout), table, pass.count, pass.per_chunk, scratch);
+  follow_cycles<2><<<blocks_for(pass.count * pass.per_chunk), 256, 0, stream>>>(  // 2 chunks in flight: the
+      chunks, Sources(pass.layout), table, pass.count, pass.per_chunk, scratch);  // fastest of 2, 4, 8 and 16
   TP_CHECK_LAUNCH("follow_cycles");
   TP_CUDA_CHECK(cudaFreeAsync(pass.device, stream));
 }

@@ -103,7 +103,7 @@ TEST(Step08Cycles, SegmentsCoverEveryMovingChunkOnce) {
       }
       const tp::step08::cycles::Sources from(l);  // the kernel's form of source()
       for (long long y = 0; y < l.chunks(); ++y) {
-        ASSERT_EQ(from(y), tp::step08::cycles::source(l, y)) << m << " x " << n << ": chunk " << y;
+        ASSERT_EQ(from(unsigned(y)), tp::step08::cycles::source(l, y)) << m << " x " << n << ": chunk " << y;
         if (!written[y]) ASSERT_EQ(tp::step08::cycles::source(l, y), y) << m << " x " << n << ": chunk " << y << " never moves";
       }
       EXPECT_LE(cut * l.g, sms * std::max(m, n)) << m << " x " << n << ": scratch over sms x max(rows, cols)";
