@@ -21,7 +21,7 @@
 /// take consecutive 16 bytes of the same chunks, and each thread has two chunks in flight.
 ///
 /// Extra device memory: one chunk of scratch per cut segment, at most (number of SMs) x
-/// max(rows, cols) elements, and 24 bytes per segment for the table of segments.
+/// max(rows, cols) elements, and 16 bytes per segment for the table of segments.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -159,7 +159,6 @@ bool takes(const T* data, long long m, long long n) {
          std::min(l.p, l.q) <= 16 && l.chunks() <= (1 << 24) && l.p * l.q <= 65535;
 }
 
-// [follow]
 /// Scratch slot k = the tail chunk of cut segment k (segments 0 .. cut - 1), 16 bytes a
 /// thread (Chunk = uint4). Runs before follow_cycles, which overwrites the tails.
 template <typename Chunk>
@@ -172,6 +171,7 @@ __global__ void save_tails(const Chunk* data, const Segment* segments, long long
   }
 }
 
+// [follow]
 /// One thread's share of a segment: the 16 bytes v of each of its chunks (per_chunk
 /// 16-byte pieces per chunk). Positions y_0, y_1, ... come from source(); kU chunks are
 /// loaded, then kU stored, so that each position is read before it is written, by the same
@@ -200,6 +200,7 @@ __device__ __forceinline__ void follow(uint4* data, const Sources& from, const S
     y = pos[kU];
   }
 }
+// [follow]
 
 /// Thread t follows segment t / per_chunk for the 16 bytes v = t mod per_chunk of each of
 /// its chunks: consecutive threads take consecutive 16 bytes of the same chunks.
@@ -211,8 +212,6 @@ __global__ void __launch_bounds__(256) follow_cycles(uint4* data, Sources from, 
     follow<kU>(data, from, segments[t / per_chunk], t % per_chunk, per_chunk, scratch);
   }
 }
-// [follow]
-
 /// What pass 2 needs, allocated (and the segments found and uploaded) before pass 1 writes
 /// anything: if any of it fails, the matrix is untouched.
 struct ChunkPass {

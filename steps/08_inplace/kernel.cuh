@@ -66,8 +66,7 @@ __host__ __device__ constexpr int slot(int r, int c) {
 // [inplace]
 /// One block swaps one tile pair at a time (grid-stride over the slots). kWide: the 16-byte
 /// path, kTile = 256 / sizeof(T); otherwise kTile = 32. Shared memory (dynamic): two tiles.
-/// The square is n x n with rows `ld` elements apart; blockIdx.y picks one square of a grid
-/// of them, q squares per row of squares (one square: ld = n, q = 1; rectangles use more).
+/// Square blockIdx.y of a grid of n x n squares, q per row, rows `ld` apart (one: ld = n).
 template <typename T, int kTile, bool kWide>
 __global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::size_t ld, int q, std::size_t pairs) {
   constexpr int kV = 16 / sizeof(T);
@@ -139,9 +138,8 @@ __global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::
 // [inplace]
 
 // [launch]
-/// In-place transposes of a p x q grid of n x n squares in a row-major matrix whose rows are
-/// `ld` elements apart: square (i, j) starts at data + i n ld + j n. Each square is
-/// transposed where it stands.
+/// Each n x n square of a p x q grid of them transposed in place, where it stands: square
+/// (i, j) starts at data + i n ld + j n (`ld`: elements from one row to the next).
 template <typename T>
 void transpose_squares(T* data, int n, std::size_t ld, int p, int q, cudaStream_t stream) {
   constexpr int kV = 16 / sizeof(T);
@@ -158,6 +156,7 @@ void transpose_squares(T* data, int n, std::size_t ld, int p, int q, cudaStream_
   if (wide) launch(inplace_kernel<T, 256 / sizeof(T), true>, 256 / sizeof(T));
   else launch(inplace_kernel<T, 32, false>, 32);
 }
+// [launch]
 
 /// In-place transpose of the n x n row-major matrix `data`. n < 0 throws
 /// std::invalid_argument; n == 0 does nothing.
@@ -166,7 +165,6 @@ void transpose_inplace(T* data, int n, cudaStream_t stream = 0) {
   check_shape(n, n);
   if (n > 0) transpose_squares(data, n, std::size_t(n), 1, 1, stream);
 }
-// [launch]
 
 // [rectangle]
 /// In-place transpose of the rows x cols row-major matrix `data`: afterwards its memory holds
