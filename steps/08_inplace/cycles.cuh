@@ -18,7 +18,8 @@
 /// segment cannot read the chunk that the next segment of its cycle overwrites first, so a
 /// small kernel saves that one chunk per cut segment in scratch memory before the cycles
 /// move. One GPU thread follows one segment for 16 bytes of every chunk: consecutive threads
-/// take consecutive 16 bytes of the same chunks, and each thread has two chunks in flight.
+/// take consecutive 16 bytes of the same chunks, each segment whole warps, and each thread
+/// has two chunks in flight.
 ///
 /// Extra device memory: one chunk of scratch per cut segment, at most (number of SMs) x
 /// max(rows, cols) elements, and 16 bytes per segment for the table of segments.
@@ -202,14 +203,16 @@ __device__ __forceinline__ void follow(uint4* data, const Sources& from, const S
 }
 // [follow]
 
-/// Thread t follows segment t / per_chunk for the 16 bytes v = t mod per_chunk of each of
-/// its chunks: consecutive threads take consecutive 16 bytes of the same chunks.
+/// Each segment takes whole warps: `lanes` = per_chunk rounded up to 32 threads, so that no
+/// warp follows two segments (of different lengths, at different addresses). Thread t
+/// follows segment t / lanes for the 16 bytes v = t mod lanes of each of its chunks.
 template <int kU>
 __global__ void __launch_bounds__(256) follow_cycles(uint4* data, Sources from, const Segment* segments,
                                                      long long count, long long per_chunk, const uint4* scratch) {
-  const long long threads = count * per_chunk;
+  const long long lanes = (per_chunk + 31) / 32 * 32, threads = count * lanes;
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < threads; t += (long long)gridDim.x * blockDim.x) {
-    follow<kU>(data, from, segments[t / per_chunk], t % per_chunk, per_chunk, scratch);
+    const long long v = t % lanes;
+    if (v < per_chunk) follow<kU>(data, from, segments[t / lanes], v, per_chunk, scratch);
   }
 }
 /// What pass 2 needs, allocated (and the segments found and uploaded) before pass 1 writes
@@ -255,7 +258,8 @@ void run(const ChunkPass& pass, T* data, cudaStream_t stream) {
     save_tails<<<blocks_for(pass.cut * pass.per_chunk), 256, 0, stream>>>(chunks, table, pass.cut, pass.per_chunk, scratch);
     TP_CHECK_LAUNCH("save_tails");
   }
-  follow_cycles<2><<<blocks_for(pass.count * pass.per_chunk), 256, 0, stream>>>(  // 2 chunks in flight: the
+  const long long lanes = (pass.per_chunk + 31) / 32 * 32;  // threads per segment, whole warps
+  follow_cycles<2><<<blocks_for(pass.count * lanes), 256, 0, stream>>>(  // 2 chunks in flight: the
       chunks, Sources(pass.layout), table, pass.count, pass.per_chunk, scratch);  // fastest of 2, 4, 8 and 16
   TP_CHECK_LAUNCH("follow_cycles");
   TP_CUDA_CHECK(cudaFreeAsync(pass.device, stream));
