@@ -18,7 +18,8 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   profile              ncu_*.csv
   profile_NN_name      ncu_*.csv (+ tour_*.csv to find the previous step's headline kernel)
   access_*, banks_*    nothing: computed from the index maths in plots/access.py
-  inplace_rect         nothing: step 08's passes for rectangles on a 4 x 6 matrix (fig_inplace.py)
+  inplace_rect         nothing: step 08's three passes for rectangles on a 4 x 6 matrix (fig_inplace.py)
+  inplace_two          nothing: step 08's two passes (squares, chunks) on a 4 x 6 matrix (fig_inplace.py)
 """
 import argparse
 import fnmatch
@@ -48,6 +49,7 @@ def figures(results):
     for name in fig_access.NAMES:
         jobs.append((name, lambda name=name: (fig_access.diagram(name), "index maths in plots/access.py")))
     jobs.append((fig_inplace.NAME, lambda: (fig_inplace.diagram(), "index maths in plots/fig_inplace.py")))
+    jobs.append((fig_inplace.NAME_TWO, lambda: (fig_inplace.diagram_two(), "index maths in plots/fig_inplace.py")))
     return jobs
 
 

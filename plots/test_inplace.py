@@ -31,5 +31,18 @@ class Passes(unittest.TestCase):
         self.assertEqual(inplace.passes(4, 6)[-1][1][0], [0, 6, 12, 18, 1, 7])
 
 
+
+class TwoPasses(unittest.TestCase):
+    def test_squares_then_chunks_make_the_transpose_on_every_small_shape(self):
+        for m in range(1, 25):
+            for n in range(1, 25):
+                flat = [x for row in inplace.two_passes(m, n)[-1][1] for x in row]
+                transpose = [i * n + j for j in range(n) for i in range(m)]
+                self.assertEqual(flat, transpose, f"{m} x {n}")
+
+    def test_the_worked_example_of_the_lab_chapter(self):
+        self.assertEqual(inplace.cycles(4, 6), [[1, 6, 4], [2, 3, 9, 8], [5, 7, 10]])
+        self.assertEqual(inplace.two_passes(4, 6)[1][1][0], [0, 6, 2, 8, 4, 10])
+
 if __name__ == "__main__":
     unittest.main()

@@ -16,7 +16,7 @@ import make_all  # noqa: E402
 import results  # noqa: E402
 
 FIXTURES = HERE / "testdata"
-DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME]  # need no CSV
+DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO]  # need no CSV
 FROM_CSV = ["--only", "progression", "--only", "sizes", "--only", "warm_vs_cold",  # not the diagrams
             "--only", "step_*", "--only", "profile*"]
 FROM_FIXTURES = ["progression", "sizes", "warm_vs_cold", "step_00_copy", "step_01_naive_row",
