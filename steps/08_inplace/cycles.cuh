@@ -11,7 +11,8 @@
 ///   chunk (i, c, j) = row i g + c, columns j g .. j g + g - 1. Chunk (i, c, j) moves, whole,
 ///   to position (j, c, i) of the transpose. A permutation is a set of cycles; each cycle is
 ///   followed in place: every position takes the chunk of the position it is fed from, in
-///   order along the cycle, so each chunk is read before it is overwritten.
+///   order along the cycle (the first chunk held aside for the last position), so each
+///   chunk is read before it is overwritten.
 ///
 /// The host finds the cycles once per shape (their lengths run from 1 to tens of thousands
 /// of chunks) and cuts long ones into segments, so that there is work for every SM. A
@@ -38,7 +39,6 @@
 #include <tuple>
 #include <vector>
 
-#include "08_inplace/rect.cuh"
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
