@@ -132,7 +132,8 @@ inline long long max_segment_length(const Layout& l, int sms) {
 }
 
 /// The segments of a shape, found once per (layout, max_length) and kept: finding them
-/// walks every chunk on the host, which costs more than the GPU's two passes.
+/// walks every chunk on the host, which at 10000 x 7000 takes longer than both passes take
+/// on an H200. The first call for a shape pays for it (a benchmark's warm-up does).
 inline std::shared_ptr<const std::vector<Segment>> segments_for(const Layout& l, long long max_length) {
   static std::mutex mutex;
   static std::map<std::tuple<long long, long long, long long, long long>, std::shared_ptr<const std::vector<Segment>>> kept;
