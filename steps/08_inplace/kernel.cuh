@@ -66,15 +66,15 @@ __host__ __device__ constexpr int slot(int r, int c) {
 // [inplace]
 /// One block swaps one tile pair at a time (grid-stride over the slots). kWide: the 16-byte
 /// path, kTile = 256 / sizeof(T); otherwise kTile = 32. Shared memory (dynamic): two tiles.
-/// Square blockIdx.y of a grid of n x n squares, q per row, rows `ld` apart (one: ld = n).
+/// Square blockIdx.y of a grid of n x n squares, `across` per row, rows `ld` apart (one: ld = n).
 template <typename T, int kTile, bool kWide>
-__global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::size_t ld, int q, std::size_t pairs) {
+__global__ void __launch_bounds__(kThreads) inplace_kernel(T* data, int n, std::size_t ld, int across, std::size_t pairs) {
   constexpr int kV = 16 / sizeof(T);
   constexpr int kE = kWide ? kV : 1;                        // elements per global access
   constexpr int kPerRow = kTile / kE;                       // accesses per tile row
   constexpr int kAccesses = kTile * kPerRow / kThreads;     // per thread, tile and phase
   extern __shared__ uint4 smem[];                           // two tiles; uint4: 16-byte aligned rows
-  data += std::size_t(blockIdx.y / q) * n * ld + std::size_t(blockIdx.y % q) * n;  // this block's square
+  data += std::size_t(blockIdx.y / across) * n * ld + std::size_t(blockIdx.y % across) * n;  // this block's square
   auto at = [&](int buffer, int r, int c) -> T& {           // element (r, c) of a buffer, swizzled
     return reinterpret_cast<T*>(smem)[(buffer * kTile + r) * kTile + slot<T, kTile, kWide>(r, c)];
   };
@@ -149,7 +149,7 @@ void transpose_squares(T* data, int n, std::size_t ld, int p, int q, cudaStream_
     const std::size_t shared = 2 * std::size_t(tile) * tile * sizeof(T);  // two tiles
     allow_shared_memory(kernel, shared);
     const unsigned blocks = unsigned(std::min<std::size_t>((pairs + 1) / 2 * 2, INT_MAX));
-    kernel<<<dim3(blocks, unsigned(p) * q), kThreads, shared, stream>>>(data, n, ld, q, pairs);
+    kernel<<<dim3(blocks, unsigned(p) * q), kThreads, shared, stream>>>(data, n, ld, q, pairs);  // q squares across
     TP_CHECK_LAUNCH("inplace_kernel");
   };
   const bool wide = n % kV == 0 && ld % kV == 0 && reinterpret_cast<std::uintptr_t>(data) % 16 == 0;
