@@ -103,6 +103,11 @@ int main(int argc, char** argv) {
           const std::size_t bytes = std::size_t(shape.rows) * shape.cols * sizeof(T);
           tp::DeviceBuffer data(bytes);
           TP_CUDA_CHECK(cudaMemsetAsync(data.data(), 0, bytes, stream));  // any values: a pass is a permutation
+          // A pass timed alone (cold L2, median), and its row: it moves 2 x bytes, as the transpose.
+          auto timed = [&](auto work) { return tp::time_work(work, stream, options.reps, &flusher); };
+          auto add_pass = [&](const std::string& name, tp::Shape s, const tp::Stats& stats, bool ok) {
+            add(name, "lab", s, stats, 2.0 * bytes / (stats.median_ms * 1e-3) / 1e9, ok);
+          };
           // A column pass on clusters of 2, 4 and 8 blocks (lab/inplace_rect_cluster.cuh):
           // checked byte for byte against step 08's pass on the same input, then timed.
           tp::DeviceBuffer want(bytes), got(bytes), differences(sizeof(unsigned long long));
@@ -121,11 +126,8 @@ int main(int argc, char** argv) {
               TP_CUDA_CHECK(cudaStreamSynchronize(stream));
               unsigned long long wrong = 0;
               differences.download(&wrong, sizeof(wrong));
-              const tp::Stats stats = tp::time_work([&](cudaStream_t s) { launch(data.as<T>(), s); }, stream,
-                                                    options.reps, &flusher);
-              const double gbps = 2.0 * bytes / (stats.median_ms * 1e-3) / 1e9;
-              add(kPassNames[pass] + std::string(name) + (swapped ? "_cxr" : "_rxc"), "lab", {int(p.m), int(p.n)}, stats,
-                  gbps, verified && wrong == 0);
+              add_pass(kPassNames[pass] + std::string(name) + (swapped ? "_cxr" : "_rxc"), {int(p.m), int(p.n)},
+                       timed([&](cudaStream_t s) { launch(data.as<T>(), s); }), verified && wrong == 0);
               if (wrong) std::printf("%s%s: %llu bytes differ from step 08's pass\n", kPassNames[pass], name, wrong);
               all_verified = all_verified && wrong == 0;
             };
@@ -139,17 +141,13 @@ int main(int argc, char** argv) {
             const Plan p = tp::step08::rect::make_plan(m, n);
             if (tp::step08::cycles::takes(data.as<T>(), m, n)) {  // the two passes transpose_inplace runs here
               const int g = int(std::gcd(m, n));
-              auto time_pass = [&](const char* name, auto work) {
-                const tp::Stats stats = tp::time_work(work, stream, options.reps, &flusher);
-                add(name + std::string(swapped ? "_cxr" : "_rxc"), "lab", {m, n}, stats,
-                    2.0 * bytes / (stats.median_ms * 1e-3) / 1e9, verified);
-              };
-              time_pass("cycles_pass1_squares", [&](cudaStream_t s) {
+              const std::string suffix = swapped ? "_cxr" : "_rxc";
+              add_pass("cycles_pass1_squares" + suffix, {m, n}, timed([&](cudaStream_t s) {
                 tp::step08::transpose_squares(data.as<T>(), g, std::size_t(n), m / g, n / g, s);
-              });
-              time_pass("cycles_pass2_chunks", [&](cudaStream_t s) {
+              }), verified);
+              add_pass("cycles_pass2_chunks" + suffix, {m, n}, timed([&](cudaStream_t s) {
                 tp::step08::cycles::run(tp::step08::cycles::prepare<T>(m, n, s), data.as<T>(), s);
-              });
+              }), verified);
             }
             tp::DeviceBuffer scratch(tp::step08::rect::scratch_bytes<T>(m, n));
             for (int pass = p.c > 1 ? 1 : 2; pass <= 3; ++pass) {
@@ -160,12 +158,10 @@ int main(int argc, char** argv) {
                 if (pass == 2 && chunk < 32) break;
                 if (chunk < 32 && chunk >= used) continue;  // the same chunk again
                 if (chunk < int(sizeof(T))) break;
-                const tp::Stats stats = tp::time_work(
-                    [&](cudaStream_t s) { used = run_pass(pass, data.as<T>(), p, scratch.data(), s, chunk); }, stream,
-                    options.reps, &flusher);
-                const double gbps = 2.0 * bytes / (stats.median_ms * 1e-3) / 1e9;
-                const std::string suffix = chunk < 32 ? "_" + std::to_string(used) + "B" : "";
-                add(kPassNames[pass] + suffix + (swapped ? "_cxr" : "_rxc"), "lab", {m, n}, stats, gbps, verified);
+                const tp::Stats stats =
+                    timed([&](cudaStream_t s) { used = run_pass(pass, data.as<T>(), p, scratch.data(), s, chunk); });
+                const std::string suffix = chunk < 32 ? "_" + std::to_string(used) + "B" : "";  // the chunk it took
+                add_pass(kPassNames[pass] + suffix + (swapped ? "_cxr" : "_rxc"), {m, n}, stats, verified);
               }
               if (pass != 2) cluster_rows(pass, p, swapped);
             }

@@ -97,7 +97,7 @@ bool launch(T* data, const Plan& p, Columns pass, cudaStream_t stream) {
   constexpr long long kW = kC * 16 / sizeof(T);
   const std::size_t bytes = std::size_t(kW) * slab_pitch(p.m, kC) * sizeof(T);
   if (major < 9 || p.n % kW != 0 || reinterpret_cast<std::uintptr_t>(data) % 16 != 0 ||
-      bytes > step08::rect::shared_limit()) {
+      bytes > shared_memory_limit()) {
     return false;
   }
   auto kernel = permute_columns_cluster<T, kC>;

@@ -254,7 +254,7 @@ void run(const ChunkPass& pass, T* data, cudaStream_t stream) {
   const auto* table = static_cast<const Segment*>(pass.device);
   uint4* scratch = reinterpret_cast<uint4*>(static_cast<char*>(pass.device) + table_bytes(pass.count));
   uint4* chunks = reinterpret_cast<uint4*>(data);
-  auto blocks_for = [](long long threads) { return unsigned(std::min<long long>((threads + 255) / 256, INT_MAX)); };
+  auto blocks_for = [](long long threads) { return unsigned(std::min<long long>(ceil_div(threads, 256), INT_MAX)); };
   if (pass.cut > 0) {
     save_tails<<<blocks_for(pass.cut * pass.per_chunk), 256, 0, stream>>>(chunks, table, pass.cut, pass.per_chunk, scratch);
     TP_CHECK_LAUNCH("save_tails");

@@ -279,19 +279,12 @@ struct alignas(32) Bytes32 {
   uint4 lo, hi;
 };
 
-inline std::size_t shared_limit() {
-  int device = 0, limit = 0;
-  TP_CUDA_CHECK(cudaGetDevice(&device));
-  TP_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return std::size_t(limit);
-}
-
 /// Runs a column pass with the widest chunk, up to `max_chunk` bytes, that the pointer, the
 /// row length and shared memory allow (one element per row, in a scratch column per block,
 /// when even that does not fit in shared memory). Returns the chunk's bytes.
 template <typename T>
 int launch_columns(T* data, const Plan& p, Columns pass, void* scratch, cudaStream_t stream, int max_chunk = 32) {
-  const std::size_t limit = shared_limit();
+  const std::size_t limit = shared_memory_limit();
   auto run = [&](auto chunk_tag) -> bool {
     using Chunk = decltype(chunk_tag);
     constexpr long long kK = sizeof(Chunk) / sizeof(T);
@@ -326,7 +319,7 @@ template <typename T>
 void launch_rows(T* data, const Plan& p, void* scratch, cudaStream_t stream) {
   const std::size_t bytes = std::size_t(p.n) * sizeof(T);
   auto run = [&](auto kernel) {
-    if (bytes <= shared_limit()) {
+    if (bytes <= shared_memory_limit()) {
       allow_shared_memory(kernel, bytes);
       const int blocks = int(std::min<long long>(p.m, resident_blocks(kernel, kThreads, bytes)));
       kernel<<<blocks, kThreads, bytes, stream>>>(data, Fast(p), nullptr);
@@ -345,7 +338,7 @@ void launch_rows(T* data, const Plan& p, void* scratch, cudaStream_t stream) {
 /// shared memory, else one row or one column per block (at most one block per SM).
 template <typename T>
 std::size_t scratch_bytes(long long m, long long n) {
-  const std::size_t limit = shared_limit();
+  const std::size_t limit = shared_memory_limit();
   const std::size_t sms = std::size_t(sm_count()), row = std::size_t(n) * sizeof(T), column = std::size_t(m) * sizeof(T);
   std::size_t bytes = 0;
   if (row > limit) bytes = std::max(bytes, std::min(std::size_t(m), sms) * row);        // launch_rows

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -28,16 +29,23 @@ int resident_blocks(KernelFn kernel, int threads, std::size_t shared_bytes = 0) 
   return sm_count() * per_sm;
 }
 
+/// The most shared memory one block of the current device may have, opted in (227 KB on
+/// H100 and H200).
+inline std::size_t shared_memory_limit() {
+  int device = 0, limit = 0;
+  TP_CUDA_CHECK(cudaGetDevice(&device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return std::size_t(limit);
+}
+
 /// Lets `kernel` launch with `bytes` of dynamic shared memory: above the default 48 KB a
 /// kernel must opt in, up to the device's limit. Throws std::invalid_argument, with both
 /// numbers, when `bytes` is above that limit.
 template <typename KernelFn>
 void allow_shared_memory(KernelFn kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
-  int device = 0, limit = 0;
-  TP_CUDA_CHECK(cudaGetDevice(&device));
-  TP_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  if (bytes > std::size_t(limit)) {
+  const std::size_t limit = shared_memory_limit();
+  if (bytes > limit) {
     throw std::invalid_argument("a block of this kernel needs " + std::to_string(bytes) +
                                 " bytes of shared memory; the GPU allows " + std::to_string(limit));
   }
