@@ -49,7 +49,13 @@ those of the second:
     ...generated...
     <!-- /diff -->
 
-    python3 plots/tables.py           rewrite every table, snippet and diff in place
+A number quoted in a sentence (a measurement, or a median, range or count derived from
+measurements) lives between two inline marker comments; the text between them is what the
+function `two_pass_8192` of plots/prose/lab.py returns (see plots/prose/__init__.py):
+
+    reach <!-- value lab.two_pass_8192 -->42.9 to 43.4%<!-- /value --> of cudaMemcpy
+
+    python3 plots/tables.py           rewrite every table, snippet, diff and value in place
     python3 plots/tables.py --check   exit 1 if any table differs from what the CSVs give
 """
 import argparse
@@ -59,6 +65,7 @@ import os
 import re
 import sys
 
+import prose  # plots/prose/: the numbers quoted in sentences
 import results  # plots/results.py: where the CSVs are and which one is the newest
 from results import RESULTS, ROOT
 
@@ -71,6 +78,7 @@ BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /tabl
 SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
 DIFF = re.compile(r"(<!-- diff (?P<old>\S+) (?P<old_names>\S+) (?P<new>\S+) (?P<new_names>\S+) -->\n)(?P<body>.*?)"
                   r"(<!-- /diff -->)", re.S)
+VALUE = re.compile(r"(<!-- value (?P<name>[\w.]+) -->)(?P<body>[^<\n]*)(<!-- /value -->)")
 
 
 def snippet_lines(file, name):
@@ -231,19 +239,23 @@ def main():
         if not doc.exists():
             continue
         text = doc.read_text()
+        if text.count("<!-- value ") != len(VALUE.findall(text)):
+            raise SystemExit(f"tables.py: {os.path.relpath(doc, ROOT)} has a '<!-- value' marker that is not "
+                             "'<!-- value module.function -->text<!-- /value -->' on one line")
         new = BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
         new = NAV.sub(lambda m: m.group(1) + nav(doc) + m.group(3), new)
         new = SNIPPET.sub(lambda m: m.group(1) + snippet(m.group("file"), m.group("name")) + m.group(5), new)
         new = DIFF.sub(lambda m: m.group(1) + diff(*m.group("old", "old_names", "new", "new_names")) + m.group(7), new)
+        new = VALUE.sub(lambda m: m.group(1) + prose.value(m.group("name")) + m.group(4), new)
         if new != text:
             stale.append(os.path.relpath(doc, ROOT))
             if not args.check:
                 doc.write_text(new)
     if args.check and stale:
-        print("generated tables, snippets or diffs are stale (run python3 plots/tables.py):", *stale, sep="\n  ")
+        print("generated tables, snippets, diffs or values are stale (run python3 plots/tables.py):", *stale, sep="\n  ")
         return 1
     if args.check:
-        print("all tables, snippets and diffs match docs/results and the sources")
+        print("all tables, snippets, diffs and values match docs/results and the sources")
     else:
         print("rewrote: " + (", ".join(map(str, stale)) or "nothing (all up to date)"))
     return 0

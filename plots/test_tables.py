@@ -11,6 +11,7 @@ from unittest import mock
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import prose  # noqa: E402
 import results  # noqa: E402
 import tables  # noqa: E402
 
@@ -95,6 +96,63 @@ class Check(unittest.TestCase):
                 with mock.patch.object(sys, "argv", ["tables.py", "--check"]):
                     self.assertEqual(tables.main(), 0)
             self.assertNotIn("typed", doc.read_text())
+
+
+def fixture_pct():
+    """A quoted value as a plots/prose module would write it, on the fixtures."""
+    return prose.num(prose.pct(prose.table("tour"), kernel="copy_vec16", dtype="float", rows=1024)) + "%"
+
+
+@mock.patch.object(results, "RESULTS", FIXTURES)
+class Values(unittest.TestCase):
+    def run_main(self, text, *flags):
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = pathlib.Path(tmp) / "README.md"
+            doc.write_text(text)
+            with mock.patch.object(tables, "DOCS", [doc]), contextlib.redirect_stdout(io.StringIO()), \
+                    mock.patch.dict(sys.modules, {"prose.fixture": mock.Mock(pct=fixture_pct)}), \
+                    mock.patch.object(sys, "argv", ["tables.py", *flags]):
+                return tables.main(), doc.read_text()
+
+    def test_a_typed_value_is_stale_and_rewrite_puts_the_csv_value(self):
+        typed = "Copy reaches <!-- value fixture.pct -->99.9%<!-- /value --> at 1024.\n"
+        want = float(results.newest("tour", FIXTURES).where(kernel="copy_vec16", dtype="float", rows=1024)[0]["pct_of_memcpy"])
+        self.assertEqual(self.run_main(typed, "--check"), (1, typed))
+        code, text = self.run_main(typed)
+        self.assertEqual(code, 0)
+        self.assertEqual(text, f"Copy reaches <!-- value fixture.pct -->{want:.1f}%<!-- /value --> at 1024.\n")
+        self.assertEqual(self.run_main(text, "--check"), (0, text))
+
+    def test_an_unknown_value_names_its_module(self):
+        with self.assertRaisesRegex(SystemExit, "no function nope in plots/prose/lab.py"):
+            self.run_main("<!-- value lab.nope -->1<!-- /value -->\n")
+
+    def test_a_marker_without_its_end_on_the_line_stops_the_run(self):
+        with self.assertRaisesRegex(SystemExit, "not '<!-- value module.function -->text<!-- /value -->' on one line"):
+            self.run_main("<!-- value fixture.pct -->1\n<!-- /value -->\n")
+
+    def test_a_failed_row_cannot_be_quoted(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lines = (FIXTURES / "tour_fixture_2026-01-10.csv").read_text().splitlines()
+            lines[1:] = [line.rsplit(",", 1)[0] + ",false" for line in lines[1:]]
+            (pathlib.Path(tmp) / "tour_gpu_2026-01-01.csv").write_text("\n".join(lines) + "\n")
+            with mock.patch.object(results, "RESULTS", pathlib.Path(tmp)):
+                with self.assertRaisesRegex(SystemExit, "failed verification"):
+                    fixture_pct()
+
+    def test_runs_are_the_source_then_its_repeats_in_order(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            text = (FIXTURES / "tour_fixture_2026-01-10.csv").read_text()
+            for name in ("x_gpu_2026-01-01", "x_run10_gpu_2026-01-01", "x_run2_gpu_2026-01-01", "xy_gpu_2026-01-01"):
+                (pathlib.Path(tmp) / f"{name}.csv").write_text(text)
+            with mock.patch.object(results, "RESULTS", pathlib.Path(tmp)):
+                names = [t.path.name for t in prose.runs("x")]
+        self.assertEqual(names, ["x_gpu_2026-01-01.csv", "x_run2_gpu_2026-01-01.csv", "x_run10_gpu_2026-01-01.csv"])
+
+    def test_span_and_median(self):
+        self.assertEqual(prose.span([43.44, 42.94, 43.1], unit="%"), "42.9 to 43.4%")
+        self.assertEqual(prose.span([5.01, 4.99]), "5.0")
+        self.assertEqual(prose.median([3, 1, 2]), 2)
 
 
 class Diff(unittest.TestCase):

@@ -1,0 +1,87 @@
+"""Numbers that the prose quotes, computed from the committed results CSVs.
+
+A sentence in a chapter may quote a measured number, or one derived from measurements (a
+median of runs, a range, a count of wins). It does not type it: the number lives between two
+marker comments, and plots/tables.py writes it there from a function of this package:
+
+    The two passes reach <!-- value lab.two_pass_8192 -->42.9 to 43.4%<!-- /value --> ...
+
+`lab.two_pass_8192` is the function `two_pass_8192` of plots/prose/lab.py; it returns the text
+to show. One module per part of the docs (lab.py for lab/README.md, docs.py for the chapters
+and the other pages). The helpers below read the CSVs the same way the tables do (the newest
+file of a source). Standard library only.
+"""
+import importlib
+import re
+import statistics
+
+import results
+
+DTYPES = results.DTYPES
+
+
+def table(source):
+    """The newest results Table of `source` (e.g. "08_inplace_rect"); stops with a message if none."""
+    found = results.newest(source, results.RESULTS)
+    if found is None:
+        raise SystemExit(f"prose: no docs/results/{source}_*.csv for a quoted value")
+    return found
+
+
+def runs(source):
+    """The newest Table of `source` and of each repeat run `<source>_runN` (N = 2, 3, ...), in
+    that order: the same benchmark run again in other processes, for medians over runs."""
+    found = [table(source)]
+    names = {p.name for p in results.RESULTS.glob(f"{source}_run*_*.csv")}
+    numbers = sorted({int(m.group(1)) for n in names if (m := re.match(re.escape(source) + r"_run(\d+)_", n))})
+    return found + [table(f"{source}_run{k}") for k in numbers]
+
+
+def one(rows, what):
+    """The single row of `rows` (a list from Table.where); stops with a message otherwise."""
+    if len(rows) != 1:
+        raise SystemExit(f"prose: {len(rows)} rows for {what}, expected one")
+    return rows[0]
+
+
+def row(tbl, **equal):
+    """The one row of Table `tbl` whose columns equal the given values (shape as rows=, cols=)."""
+    return one(tbl.where(**equal), f"{equal} in {tbl.path.name}")
+
+
+def pct(tbl, **equal):
+    """% of cudaMemcpy of the one matching row; a row that failed verification stops the run."""
+    r = row(tbl, **equal)
+    if not r["verified"]:
+        raise SystemExit(f"prose: {equal} in {tbl.path.name} failed verification")
+    return r["pct_of_memcpy"]
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def num(x, digits=1):
+    """A number as the prose shows it: 42.94 -> '42.9'."""
+    return f"{x:.{digits}f}"
+
+
+def span(values, digits=1, unit=""):
+    """'39.6 to 45.3' (lowest to highest), or one number if they print the same."""
+    lo, hi = num(min(values), digits), num(max(values), digits)
+    return f"{lo}{unit}" if lo == hi else f"{lo} to {hi}{unit}"
+
+
+def value(name):
+    """The text of the quoted value `module.function` (plots/prose/<module>.py)."""
+    module, _, function = name.partition(".")
+    if not function or not re.fullmatch(r"[a-z_]+", module):
+        raise SystemExit(f"prose: '{name}' is not <module>.<function>")
+    try:
+        found = getattr(importlib.import_module(f"prose.{module}"), function)
+    except (ModuleNotFoundError, AttributeError):
+        raise SystemExit(f"prose: no function {function} in plots/prose/{module}.py for '{name}'") from None
+    text = found()
+    if not isinstance(text, str):
+        raise SystemExit(f"prose: {name} returned {type(text).__name__}, not the text to show")
+    return text
