@@ -13,6 +13,9 @@ resolves only some of those, so this filter rewrites each relative link target f
     [t](glossary.md#bank)          ->  [t](@ref docs_glossary__bank)   a section of a page
     **`x` and y**                  ->  <b>`x` and y</b>          bold within one line: Doxygen
                                                                  1.9.4 misses some **
+    <!-- value a.b -->43.4%<!-- /value -->  ->  43.4%          a quoted number's markers
+                                                                 (plots/tables.py) go: Doxygen
+                                                                 drops '%' and a space by them
 
 Sections: every `##`-or-deeper heading gets a Doxygen label, `{#<page>__<anchor>}`, where
 <page> is the page's path with `/` and `.md` turned into `_` and nothing, and <anchor> is
@@ -50,6 +53,7 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 # Bold opened and closed on one line (Doxygen 1.9.4 prints the ** of some, e.g. before a code
 # span); a code span inside is kept whole.
 BOLD = re.compile(r"\*\*((?:[^*`\s]|`[^`]*`)(?:[^*`]|`[^`]*`)*?)\*\*")
+VALUE_MARKER = re.compile(r"<!-- (value [\w.]+|/value) -->")
 HEADING = re.compile(r"^(?P<hashes>#{2,6})\s+(?P<title>.*?)\s*$")
 
 
@@ -136,6 +140,7 @@ def main():
         elif not in_fence:
             line = LINK.sub(lambda m: rewrite_link(md, lineno, m), line)
             line = BOLD.sub(r"<b>\1</b>", line)
+            line = VALUE_MARKER.sub("", line)
             if lineno in sections:
                 line += f" {{#{label(page, sections[lineno])}}}"
         out.append(line)
