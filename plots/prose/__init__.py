@@ -28,6 +28,15 @@ def table(source):
     return found
 
 
+def file(name):
+    """One committed CSV by its file name (e.g. "tour_run2_h200_2026-11-23.csv"), for a number
+    that an older run than the newest of its source gave."""
+    path = results.RESULTS / name
+    if not path.exists():
+        raise SystemExit(f"prose: no docs/results/{name} for a quoted value")
+    return results.read(path)
+
+
 def runs(source):
     """The newest Table of `source` and of each repeat run `<source>_runN` (N = 2, 3, ...), in
     that order: the same benchmark run again in other processes, for medians over runs."""
@@ -55,6 +64,12 @@ def pct(tbl, **equal):
     if not r["verified"]:
         raise SystemExit(f"prose: {equal} in {tbl.path.name} failed verification")
     return r["pct_of_memcpy"]
+
+
+def gbps(tbl, **equal):
+    """GB/s of the one matching row (verified, as pct)."""
+    pct(tbl, **equal)
+    return row(tbl, **equal)["gbps"]
 
 
 def median(values):
