@@ -1,0 +1,176 @@
+"""Numbers quoted in the sentences of the README and docs/ pages outside the chapters: the
+README, docs/reading.md, docs/method.md, docs/beyond.md, docs/glossary.md (see
+plots/prose/__init__.py).
+
+Two general helpers live here: `_newest_text` (the newest docs/results/<stem>_<date>.txt, for
+results a script wrote as text) and `_ncu_details` (the metrics of each kernel in a text report
+of Nsight Compute's details page).
+"""
+import re
+
+import results
+from prose import num, span, table
+
+# ---------------------------------------------------------------------------------------------
+# The README's "How long they take": scripts/time-commands.sh writes times_<machine>_<date>.txt,
+# lines such as "build: 44 s, exit 0".
+
+TEXT_NAME = re.compile(r"^(?P<stem>.+)_(?P<date>\d{4}-\d{2}-\d{2})\.txt$")
+
+
+def _newest_text(stem):
+    """The newest docs/results/<stem>_<date>.txt; stops with a message if none."""
+    found = sorted((m.group("date"), p.name, p) for p in results.RESULTS.glob(f"{stem}_*.txt")
+                   if (m := TEXT_NAME.match(p.name)) and m.group("stem") == stem)
+    if not found:
+        raise SystemExit(f"prose: no docs/results/{stem}_<date>.txt for a quoted value")
+    return found[-1][2]
+
+
+def _seconds(machine, command):
+    """Seconds that `command` (build, tests, ci) took in the newest times_<machine>_*.txt."""
+    path = _newest_text(f"times_{machine}")
+    match = re.search(rf"^{command}: (\d+) s, exit 0\b", path.read_text(), re.M)
+    if not match:
+        raise SystemExit(f"prose: no successful '{command}' line in docs/results/{path.name}")
+    return int(match.group(1))
+
+
+def _duration(seconds):
+    """'44 s' under two minutes, '2.9 minutes' from there on."""
+    return f"{seconds} s" if seconds < 120 else f"{num(seconds / 60)} minutes"
+
+
+def gpu_build_time():
+    """The build's time on the machine with an H200 (times_h200_*.txt)."""
+    return _duration(_seconds("h200", "build"))
+
+
+def gpu_test_time():
+    """The tests' time on the machine with an H200 (times_h200_*.txt)."""
+    return _duration(_seconds("h200", "tests"))
+
+
+def cpu_build_time():
+    """The build's time on 2 cores without a GPU (times_cpu2_*.txt)."""
+    return _duration(_seconds("cpu2", "build"))
+
+
+def cpu_test_time():
+    """The tests' time on 2 cores without a GPU, GPU tests skipped (times_cpu2_*.txt)."""
+    return _duration(_seconds("cpu2", "tests"))
+
+
+def cpu_ci_time():
+    """The CI script's time on 2 cores without a GPU (times_cpu2_*.txt)."""
+    return _duration(_seconds("cpu2", "ci"))
+
+
+# ---------------------------------------------------------------------------------------------
+# docs/beyond.md, "Measured beside ours": the peers CSV (the tour and scripts/peers.py in one run).
+
+OURS_NOT = {results.REF, "peer", "00_copy"}  # steps of the peers CSV that are not our transposes
+
+
+def _peers_pct(tbl, kernel, dtype, n):
+    """% of cudaMemcpy of `kernel` at n x n in the peers Table `tbl`, verified."""
+    rows = tbl.where(kernel=kernel, dtype=dtype, rows=n, cols=n)
+    if len(rows) != 1 or not rows[0]["verified"]:
+        raise SystemExit(f"prose: no single verified {kernel} {dtype} {n}x{n} in {tbl.path.name}")
+    return rows[0]["pct_of_memcpy"]
+
+
+def compile_lead_points():
+    """By how many points torch.compile leads the best of our transposes (the steps' and the
+    lab's kernels, not step 00's copies) at float 2048 and 4096 and double 4096 (peers CSV)."""
+    tbl = table("peers")
+    leads = []
+    for dtype, n in (("float", 2048), ("float", 4096), ("double", 4096)):
+        ours = [r["pct_of_memcpy"] for r in tbl.where(dtype=dtype, rows=n, cols=n)
+                if r["step"] not in OURS_NOT and r["verified"]]
+        leads.append(_peers_pct(tbl, "torch_compile", dtype, n) - max(ours))
+    if min(leads) <= 0:
+        raise SystemExit("prose: torch.compile no longer leads every kernel of ours where beyond.md says so")
+    return span(leads)
+
+
+def _memcpy_gaps(aligned):
+    """|cudaMemcpy_torch / cudaMemcpy - 1| in % for every type and shape of the peers CSV whose
+    rows are (aligned=True) or are not (False) a multiple of 16 elements on both sides."""
+    tbl = table("peers")
+    gaps = []
+    for ours in tbl.where(kernel=results.MEMCPY):
+        if ((ours["rows"] % 16 == 0 and ours["cols"] % 16 == 0)) != aligned:
+            continue
+        theirs = tbl.where(kernel="cudaMemcpy_torch", dtype=ours["dtype"], rows=ours["rows"], cols=ours["cols"])
+        if len(theirs) != 1:
+            raise SystemExit(f"prose: no single cudaMemcpy_torch beside {ours['dtype']} {ours['rows']}x{ours['cols']}")
+        gaps.append(abs(theirs[0]["gbps"] / ours["gbps"] - 1) * 100)
+    return gaps
+
+
+def memcpy_gap_squares():
+    """The largest gap between the two cudaMemcpy measurements on the squares (peers CSV)."""
+    return num(max(_memcpy_gaps(aligned=True))) + "%"
+
+
+def memcpy_gap_odd():
+    """The largest gap between the two cudaMemcpy measurements on the odd shapes (peers CSV)."""
+    return num(max(_memcpy_gaps(aligned=False))) + "%"
+
+
+# ---------------------------------------------------------------------------------------------
+# docs/beyond.md: Nsight Compute's details of torch.compile's kernel and of the lab's record at
+# float 4096, the text report that beyond.md names.
+
+COMPILE_REPORT = "ncu_compile4096_h200_2026-11-24.txt"
+KERNEL_LINE = re.compile(r"^  \S.*\(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)")
+METRIC_LINE = re.compile(r"^    (?P<name>\S.*?)\s{2,}(?:\S+\s+)?(?P<value>[\d,]+(?:\.\d+)?)$")
+
+
+def _ncu_details(name):
+    """{(section, dtype): {metric: number}} of a text report of Nsight Compute's details page in
+    docs/results/: a section starts at '## name', a kernel at its launch line; the dtype is the
+    section name's last word or the kernel's first template argument."""
+    path = results.RESULTS / name
+    if not path.exists():
+        raise SystemExit(f"prose: no docs/results/{name} for a quoted value")
+    kernels, section, metrics = {}, None, None
+    for line in path.read_text().split("\n"):
+        if line.startswith("## "):
+            section = line[3:].strip()
+        elif KERNEL_LINE.match(line):
+            typed = re.search(r"<(\w+)", line)
+            dtype = typed.group(1) if typed else section.rsplit("_", 1)[-1]
+            metrics = kernels.setdefault((section, dtype), {})
+        elif metrics is not None and (m := METRIC_LINE.match(line)):
+            metrics[m.group("name")] = float(m.group("value").replace(",", ""))
+    return kernels
+
+
+def _compile_metric(section, metric):
+    """One metric of the float kernel of `section` (ncu_triton_float or ncu_record)."""
+    kernel = _ncu_details(COMPILE_REPORT).get((section, "float"), {})
+    if metric not in kernel:
+        raise SystemExit(f"prose: no '{metric}' of {section}, float, in docs/results/{COMPILE_REPORT}")
+    return kernel[metric]
+
+
+def compile_registers():
+    """Registers per thread of torch.compile's kernel at float 4096 (ncu_compile4096 report)."""
+    return num(_compile_metric("ncu_triton_float", "Registers Per Thread"), 0)
+
+
+def record_registers():
+    """Registers per thread of the lab's record at float 4096 (ncu_compile4096 report)."""
+    return num(_compile_metric("ncu_record", "Registers Per Thread"), 0)
+
+
+def compile_occupancy():
+    """Achieved occupancy of torch.compile's kernel at float 4096 (ncu_compile4096 report)."""
+    return num(_compile_metric("ncu_triton_float", "Achieved Occupancy"), 0) + "%"
+
+
+def record_occupancy():
+    """Achieved occupancy of the lab's record at float 4096 (ncu_compile4096 report)."""
+    return num(_compile_metric("ncu_record", "Achieved Occupancy"), 0) + "%"
