@@ -1,0 +1,522 @@
+"""Numbers quoted in the steps' chapters, steps/NN_*/README.md (see plots/prose/__init__.py).
+
+Functions are grouped by chapter. Some numbers are Little's-law arithmetic on measured ones
+(step 00's latency and copies); they are computed here the way the sentences around them
+compute them, so that they follow the CSVs.
+"""
+import math
+import re
+
+import results
+from prose import gbps, num, one, pct, span, table
+
+SMS = 132               # SMs of an H200 (its specification, as the chapters state it)
+THREADS_PER_SM = 2048   # resident threads per SM (compute capability 9.0)
+REGISTERS_PER_SM = 65536
+SHARED_PER_SM = 228 * 1024  # bytes of shared memory per SM
+SHARED_PER_BLOCK_RESERVED = 1024  # the runtime keeps 1 KB per block
+BOOST_GHZ = 1.98        # H200 boost clock (its specification; step 05)
+SIZES = {"float": 4, "double": 8, "half": 2, "bf16": 2}
+LARGE = dict(rows=16384, cols=16384)  # the chapters' headline size
+
+
+# ---- shared helpers -----------------------------------------------------------------------
+
+def _whole(x):
+    """A count as the prose shows it: 32.0 -> '32'."""
+    return num(x, 0)
+
+
+def _round_to(x, step):
+    """x to the nearest multiple of `step`, as the prose shows it: 556.3, 10 -> '560'."""
+    return str(int(round(x / step) * step))
+
+
+def _metric(kernel, dtype, metric, source="ncu"):
+    """One Nsight Compute metric of `kernel` x `dtype` in the newest CSV of `source` (a row
+    profiled twice with the same readings counts once)."""
+    tbl = table(source)
+    rows = [dict(t) for t in {tuple(sorted(r.items())) for r in tbl.where(kernel=kernel, dtype=dtype)}]
+    return one(rows, f"{kernel} {dtype} in {tbl.path.name}")[metric]
+
+
+def _same(values, what):
+    """The one value that every entry of `values` has; stops with a message otherwise."""
+    if len(set(values)) != 1:
+        raise SystemExit(f"prose: {what} differ ({values}); the sentence says they are the same")
+    return values[0]
+
+
+def _pct_large(source, kernel, dtype):
+    """% of cudaMemcpy of `kernel` x `dtype` at 16384 x 16384 in the newest CSV of `source`."""
+    return pct(table(source), kernel=kernel, dtype=dtype, **LARGE)
+
+
+def _memcpy_gbps(source):
+    """cudaMemcpy's GB/s, `float` at 16384 x 16384, in the newest CSV of `source`."""
+    return gbps(table(source), kernel="cudaMemcpy", dtype="float", **LARGE)
+
+
+def _sm_read_gbps(source):
+    """GB/s each SM reads at cudaMemcpy's speed: a copy reads half the bytes it moves."""
+    return _memcpy_gbps(source) / 2 / SMS
+
+
+def _chase():
+    """00_latency's row: one thread's chain of dependent loads (`rows` of them), idle GPU."""
+    return one(table("latency").where(kernel="pointer_chase"), "pointer_chase in the latency CSV")
+
+
+def _idle_latency_ns():
+    """ns per load of 00_latency's pointer chase."""
+    return _chase()["ms_median"] * 1e6 / _chase()["rows"]
+
+
+def _naive_in_flight_bytes(dtype):
+    """Bytes in flight per SM for 00_copy's copy_naive: one element per resident thread, at the
+    occupancy Nsight Compute measured at 8192 x 8192."""
+    return _metric("copy_naive", dtype, "occupancy_pct") / 100 * THREADS_PER_SM * SIZES[dtype]
+
+
+def _loaded_latency_ns(dtype):
+    """Little's law solved for the latency of copy_naive under load, as step 00 writes it:
+    bytes in flight / (share of cudaMemcpy x GB/s per SM at cudaMemcpy's speed)."""
+    share = _pct_large("00_copy", "copy_naive", dtype) / 100
+    return _naive_in_flight_bytes(dtype) / (share * _sm_read_gbps("00_copy"))
+
+
+def _loaded_latency_bounds():
+    """The loaded latencies of step 00 (float, half), rounded outward to 100 ns."""
+    ns = [_loaded_latency_ns(d) for d in ("float", "half")]
+    return math.floor(min(ns) / 100) * 100, math.ceil(max(ns) / 100) * 100
+
+
+def _loaded_in_flight_bytes():
+    """Bytes of loads an SM needs in flight at cudaMemcpy's speed with step 00's loaded
+    latency (float's: the one the later chapters count with)."""
+    return _sm_read_gbps("00_copy") * _loaded_latency_ns("float")
+
+
+def _share_pct(dtype, needed_bytes):
+    """% of cudaMemcpy that one element in flight per resident thread allows, when an SM needs
+    `needed_bytes` in flight: KB as the chapters divide them (2048 x 4 B = 8 KB over 9 KB)."""
+    return THREADS_PER_SM * SIZES[dtype] / 1024 / (needed_bytes / 1000) * 100
+
+
+def _cap_pct(dtype):
+    """% of cudaMemcpy that one element in flight per thread allows at step 00's loaded latency."""
+    return _share_pct(dtype, _loaded_in_flight_bytes())
+
+
+# ---- step 00 ------------------------------------------------------------------------------
+
+def latency_ms():
+    """00_latency: the median time of all the pointer chase's loads, ms (latency CSV)."""
+    return _whole(_chase()["ms_median"])
+
+
+def latency_ns():
+    """00_latency: ns per dependent load, to 10 ns, from the latency CSV."""
+    return _round_to(_idle_latency_ns(), 10)
+
+
+def copy_memcpy_tbps():
+    """cudaMemcpy's TB/s, float 16384², from 00_copy."""
+    return num(_memcpy_gbps("00_copy") / 1000)
+
+
+def copy_sm_read_gbps():
+    """GB/s each SM reads at cudaMemcpy's speed (00_copy's float 16384²)."""
+    return _whole(_sm_read_gbps("00_copy"))
+
+
+def copy_idle_in_flight_kb():
+    """KB of loads in flight per SM at cudaMemcpy's speed and the idle latency (00_copy, latency)."""
+    return num(_sm_read_gbps("00_copy") * _idle_latency_ns() / 1000)
+
+
+def copy_idle_half_cap():
+    """% of cudaMemcpy that 2-byte elements, one per thread, allow at the idle latency (latency, 00_copy)."""
+    return _whole(_share_pct("half", _sm_read_gbps("00_copy") * _idle_latency_ns()))
+
+
+def copy_naive_float():
+    """% of cudaMemcpy of copy_naive, float 16384², from 00_copy."""
+    return _whole(_pct_large("00_copy", "copy_naive", "float"))
+
+
+def copy_naive_half():
+    """% of cudaMemcpy of copy_naive, half 16384², from 00_copy."""
+    return _whole(_pct_large("00_copy", "copy_naive", "half"))
+
+
+def copy_naive_share_float():
+    """copy_naive's share of cudaMemcpy as a fraction, float 16384², from 00_copy."""
+    return num(_pct_large("00_copy", "copy_naive", "float") / 100, 2)
+
+
+def copy_naive_share_half():
+    """copy_naive's share of cudaMemcpy as a fraction, half 16384², from 00_copy."""
+    return num(_pct_large("00_copy", "copy_naive", "half") / 100, 2)
+
+
+def copy_naive_occupancy():
+    """copy_naive's achieved occupancy, float and half, from the ncu CSV."""
+    return span([_metric("copy_naive", d, "occupancy_pct") for d in ("float", "half")], digits=0)
+
+
+def copy_naive_in_flight_float():
+    """KB in flight per SM for copy_naive, float: ncu occupancy x 2048 threads x 4 B."""
+    return num(_naive_in_flight_bytes("float") / 1000)
+
+
+def copy_naive_in_flight_half():
+    """KB in flight per SM for copy_naive, half: ncu occupancy x 2048 threads x 2 B."""
+    return num(_naive_in_flight_bytes("half") / 1000)
+
+
+def loaded_latency_float():
+    """copy_naive's latency under load, float, ns (ncu occupancy, 00_copy): to 10 ns."""
+    return _round_to(_loaded_latency_ns("float"), 10)
+
+
+def loaded_latency_half():
+    """copy_naive's latency under load, half, ns (ncu occupancy, 00_copy): to 10 ns."""
+    return _round_to(_loaded_latency_ns("half"), 10)
+
+
+def loaded_latency_range():
+    """Step 00's loaded latencies, rounded outward to 100 ns: 'A to B'."""
+    lo, hi = _loaded_latency_bounds()
+    return f"{lo} to {hi}"
+
+
+def _sectors_per_request(kernels, dtype):
+    return _same([_metric(k, dtype, "ld_sectors_per_req") for k in kernels] +
+                 [_metric(k, dtype, "st_sectors_per_req") for k in kernels], f"sectors per request of {kernels}")
+
+
+def copy_scalar_sectors():
+    """Sectors per request of the scalar copies (copy_naive, copy_2d), half then float, from ncu."""
+    return " or ".join(_whole(_sectors_per_request(["copy_naive", "copy_2d"], d)) for d in ("half", "float"))
+
+
+def copy_vec16_sectors():
+    """Sectors per request of copy_vec16 and its grid-stride form, every profiled type, from ncu."""
+    return _whole(_same([_sectors_per_request(["copy_vec16", "copy_vec16_gridstride"], d) for d in ("float", "half")],
+                        "copy_vec16's sectors per request"))
+
+
+# ---- steps 03 and 06 quote step 00's loaded latency ---------------------------------------
+
+def loaded_in_flight_kb():
+    """KB of loads an SM needs in flight at cudaMemcpy's speed and step 00's loaded latency."""
+    return _whole(_loaded_in_flight_bytes() / 1000)
+
+
+def cap_float():
+    """% of cudaMemcpy that 4-byte elements, one per thread, allow (step 00's loaded latency)."""
+    return _whole(_cap_pct("float"))
+
+
+def cap_half():
+    """% of cudaMemcpy that 2-byte elements, one per thread, allow (step 00's loaded latency)."""
+    return _whole(_cap_pct("half"))
+
+
+# ---- step 01 ------------------------------------------------------------------------------
+
+def _naive_row_gbps(dtype):
+    return gbps(table("01_naive_row"), kernel="naive_row", dtype=dtype, **LARGE)
+
+
+def naive_row_float_gbps():
+    """naive_row's GB/s, float 16384², from 01_naive_row."""
+    return _whole(_naive_row_gbps("float"))
+
+
+def naive_row_half_gbps():
+    """naive_row's GB/s, half 16384², from 01_naive_row."""
+    return _whole(_naive_row_gbps("half"))
+
+
+def naive_row_ratio():
+    """naive_row's GB/s, float over half at 16384², from 01_naive_row."""
+    return num(_naive_row_gbps("float") / _naive_row_gbps("half"))
+
+
+def naive_row_elements_float():
+    """Billions of elements naive_row transposes a second, float 16384² (2 x 4 bytes each)."""
+    return _whole(_naive_row_gbps("float") / (2 * SIZES["float"]))
+
+
+def naive_row_elements_half():
+    """Billions of elements naive_row transposes a second, half 16384² (2 x 2 bytes each)."""
+    return _whole(_naive_row_gbps("half") / (2 * SIZES["half"]))
+
+
+def naive_row_st_sectors():
+    """naive_row's sectors per store request, float, from ncu."""
+    return _whole(_metric("naive_row", "float", "st_sectors_per_req"))
+
+
+def naive_row_st_use_float():
+    """naive_row's store sector use, %, float, from ncu."""
+    return num(_metric("naive_row", "float", "st_sector_use_pct"))
+
+
+def naive_row_st_use_half():
+    """naive_row's store sector use, %, half, from ncu."""
+    return num(_metric("naive_row", "half", "st_sector_use_pct"))
+
+
+def naive_row_ld_sectors_float():
+    """naive_row's sectors per load request, float, from ncu."""
+    return _whole(_metric("naive_row", "float", "ld_sectors_per_req"))
+
+
+def naive_row_ld_sectors_half():
+    """naive_row's sectors per load request, half, from ncu."""
+    return _whole(_metric("naive_row", "half", "ld_sectors_per_req"))
+
+
+def naive_row_ld_use():
+    """naive_row's load sector use, %, float and half alike, from ncu."""
+    return _whole(_same([_metric("naive_row", d, "ld_sector_use_pct") for d in ("float", "half")],
+                        "naive_row's load sector use"))
+
+
+# ---- step 02 ------------------------------------------------------------------------------
+
+def naive_col_ld_sectors():
+    """naive_col's sectors per load request, float, from ncu."""
+    return _whole(_metric("naive_col", "float", "ld_sectors_per_req"))
+
+
+def naive_col_st_sectors_float():
+    """naive_col's sectors per store request, float, from ncu."""
+    return _whole(_metric("naive_col", "float", "st_sectors_per_req"))
+
+
+def naive_col_st_sectors_half():
+    """naive_col's sectors per store request, half, from ncu."""
+    return _whole(_metric("naive_col", "half", "st_sectors_per_req"))
+
+
+# ---- step 03 ------------------------------------------------------------------------------
+
+def unroll_naive_col_float():
+    """naive_col's % of cudaMemcpy, float 16384², from 03_unroll."""
+    return _whole(_pct_large("03_unroll", "naive_col", "float"))
+
+
+def unroll_naive_col_half():
+    """naive_col's % of cudaMemcpy, half 16384², from 03_unroll."""
+    return _whole(_pct_large("03_unroll", "naive_col", "half"))
+
+
+def _unroll_sectors(metric):
+    return _same([_metric(f"unroll{k}", "float", metric) for k in (2, 4, 8)], f"{metric} of the unrolled kernels")
+
+
+def unroll_ld_sectors():
+    """Sectors per load request of unroll2, unroll4 and unroll8 (the same), float, from ncu."""
+    return _whole(_unroll_sectors("ld_sectors_per_req"))
+
+
+def unroll_st_sectors():
+    """Sectors per store request of unroll2, unroll4 and unroll8 (the same), float, from ncu."""
+    return _whole(_unroll_sectors("st_sectors_per_req"))
+
+
+# ---- step 04 ------------------------------------------------------------------------------
+
+def _stack_frame():
+    """The stack frame of every kernel in 04_vectorize_compiler.txt, bytes (all the same, no spills)."""
+    text = (results.RESULTS / "04_vectorize_compiler.txt").read_text()
+    frames = re.findall(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", text)
+    if not frames:
+        raise SystemExit("prose: no ptxas report in docs/results/04_vectorize_compiler.txt")
+    if any(int(s) or int(l) for _, s, l in frames):
+        raise SystemExit("prose: 04_vectorize_compiler.txt shows spills; the chapter says there are none")
+    return _same([int(f) for f, _, _ in frames], "stack frames in 04_vectorize_compiler.txt")
+
+
+def vectorize_stack_frame():
+    """ptxas's stack-frame line for every kernel of 04_vectorize_compiler.txt, as it prints it."""
+    return f"`{_stack_frame()} bytes stack frame`"
+
+
+def vectorize_st_sectors():
+    """vec16_store's sectors per store request, float, from ncu."""
+    return _whole(_metric("vec16_store", "float", "st_sectors_per_req"))
+
+
+def vectorize_ld_sectors():
+    """vec16_store's sectors per load request, float, from ncu."""
+    return _whole(_metric("vec16_store", "float", "ld_sectors_per_req"))
+
+
+# ---- step 05 ------------------------------------------------------------------------------
+
+def shared_ceiling():
+    """% of cudaMemcpy (float 16384², 05_shared) that 33 wavefronts per 128 bytes allow at the
+    boost clock: 2 x SMs x 128 B x clock / 33."""
+    ceiling_gbps = 2 * SMS * 128 * BOOST_GHZ / 33
+    return _whole(ceiling_gbps / _memcpy_gbps("05_shared") * 100)
+
+
+def shared_vec16_float():
+    """Step 04's vec16_store, % of cudaMemcpy, float 16384², from 05_shared."""
+    return _whole(_pct_large("05_shared", "vec16_store", "float"))
+
+
+def shared_vec16_half():
+    """Step 04's vec16_store, % of cudaMemcpy, half 16384², from 05_shared."""
+    return _whole(_pct_large("05_shared", "vec16_store", "half"))
+
+
+def shared_float():
+    """shared_32x8, % of cudaMemcpy, float 16384², from 05_shared."""
+    return _whole(_pct_large("05_shared", "shared_32x8", "float"))
+
+
+def shared_half():
+    """shared_32x8, % of cudaMemcpy, half 16384², from 05_shared."""
+    return _whole(_pct_large("05_shared", "shared_32x8", "half"))
+
+
+def shared_ld_wavefronts_float():
+    """shared_32x8's shared-memory load wavefronts per request, float, from ncu."""
+    return _whole(_metric("shared_32x8", "float", "smem_ld_wavefronts_per_req"))
+
+
+def shared_ld_wavefronts_half():
+    """shared_32x8's shared-memory load wavefronts per request, half, from ncu."""
+    return _whole(_metric("shared_32x8", "half", "smem_ld_wavefronts_per_req"))
+
+
+def shared_st_wavefronts():
+    """shared_32x8's shared-memory store wavefronts per request, float and half alike, from ncu."""
+    return _whole(_same([round(_metric("shared_32x8", d, "smem_st_wavefronts_per_req")) for d in ("float", "half")],
+                        "shared_32x8's store wavefronts"))
+
+
+def shared_short_scoreboard():
+    """Warps waiting on shared memory per issue cycle, shared_32x8 float, from ncu_stalls."""
+    return _whole(_metric("shared_32x8", "float", "stall_short_scoreboard", "ncu_stalls"))
+
+
+def padded_short_scoreboard():
+    """Warps waiting on shared memory per issue cycle, padded_32x8 float, from ncu_stalls."""
+    return _whole(_metric("padded_32x8", "float", "stall_short_scoreboard", "ncu_stalls"))
+
+
+# ---- step 06 ------------------------------------------------------------------------------
+
+def padded_half_wavefronts():
+    """padded_32x8's shared-memory load wavefronts per request, half, from ncu."""
+    return num(_metric("padded_32x8", "half", "smem_ld_wavefronts_per_req"), 2)
+
+
+def _padded_registers():
+    return _metric("padded_32x8", "float", "registers")
+
+
+def padded_registers():
+    """padded_32x8's registers per thread, float, from ncu."""
+    return _whole(_padded_registers())
+
+
+def _padded_limits():
+    """Blocks of padded_32x8 (float, 256 threads) per SM by threads, registers, shared memory."""
+    by_threads = THREADS_PER_SM // 256
+    by_registers = REGISTERS_PER_SM // (256 * _padded_registers())
+    by_shared = SHARED_PER_SM // (33 * 32 * 4 + SHARED_PER_BLOCK_RESERVED)
+    return by_threads, by_registers, by_shared
+
+
+def padded_blocks_by_registers():
+    """Blocks of padded_32x8 (float) that an SM's 64 K registers hold, with ncu's register count."""
+    return str(_padded_limits()[1])
+
+
+def padded_blocks_fit():
+    """Blocks of padded_32x8 (float) per SM: the least of the three limits (ncu's registers)."""
+    return str(min(_padded_limits()))
+
+
+def padded_occupancy_bound():
+    """The occupancy that those blocks allow, % of 2048 threads."""
+    return _whole(min(_padded_limits()) * 256 / THREADS_PER_SM * 100)
+
+
+# ---- step 07 ------------------------------------------------------------------------------
+
+def coarsen_memcpy_tbps():
+    """cudaMemcpy's TB/s, float 16384², from 07_coarsen (the chapter's first table)."""
+    return num(_memcpy_gbps("07_coarsen") / 1000)
+
+
+def coarsen_sm_read_gbps():
+    """GB/s each SM reads at cudaMemcpy's speed, from 07_coarsen's float 16384²."""
+    return _whole(_sm_read_gbps("07_coarsen"))
+
+
+def _coarsen_in_flight_kb():
+    return [_sm_read_gbps("07_coarsen") * ns / 1000 for ns in _loaded_latency_bounds()]
+
+
+def coarsen_in_flight_kb():
+    """KB of loads in flight per SM at 07_coarsen's cudaMemcpy speed and step 00's loaded latencies."""
+    return span(_coarsen_in_flight_kb(), digits=0)
+
+
+def coarsen_in_flight_kb_max():
+    """The larger of those, KB."""
+    return _whole(max(_coarsen_in_flight_kb()))
+
+
+def _ncu_0708(kernel, dtype, metric):
+    return _metric(kernel, dtype, metric, "ncu_0708")
+
+
+def elem_half_registers():
+    """tile256B_elem's registers per thread, half, from ncu_0708."""
+    return _whole(_ncu_0708("tile256B_elem", "half", "registers"))
+
+
+def elem_half_occupancy():
+    """tile256B_elem's achieved occupancy, half, %, from ncu_0708."""
+    return num(_ncu_0708("tile256B_elem", "half", "occupancy_pct"))
+
+
+def elem_half_dram():
+    """tile256B_elem's DRAM throughput, half, % of peak, from ncu_0708."""
+    return _whole(_ncu_0708("tile256B_elem", "half", "dram_pct_of_peak"))
+
+
+def evict_half_registers():
+    """evict_first_stores' registers per thread, half, from ncu_0708."""
+    return _whole(_ncu_0708("evict_first_stores", "half", "registers"))
+
+
+def cp_async_half_registers():
+    """cp_async's registers per thread, half, from ncu_0708."""
+    return _whole(_ncu_0708("cp_async", "half", "registers"))
+
+
+def _evict_dram(dtype):
+    """DRAM % of peak before and after evict-first stores (tile256B_vec16, evict_first_stores)."""
+    before, after = (_ncu_0708(k, dtype, "dram_pct_of_peak") for k in ("tile256B_vec16", "evict_first_stores"))
+    return f"{_whole(before)} to {_whole(after)}"
+
+
+def evict_dram_float():
+    """DRAM % of peak, tile256B_vec16 to evict_first_stores, float, from ncu_0708."""
+    return _evict_dram("float")
+
+
+def evict_dram_half():
+    """DRAM % of peak, tile256B_vec16 to evict_first_stores, half, from ncu_0708."""
+    return _evict_dram("half")
