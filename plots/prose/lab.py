@@ -1,5 +1,10 @@
 """Numbers quoted in lab/README.md's sentences (see plots/prose/__init__.py)."""
-from prose import DTYPES, median, pct, runs, span
+import csv
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+from prose import DTYPES, gbps, median, num, pct, row, runs, span, table
+from results import DTYPE_BYTES, RESULTS
 
 
 def _end_to_end(rows, cols):
@@ -41,3 +46,615 @@ def aligned_squares_wins():
 
 def aligned_chunks_wins():
     return str(_aligned_wins("pass2_chunks")[0])
+
+
+# The sections below follow lab/README.md from top to bottom. Differences of two CSV values are
+# taken exactly and rounded half up (a reader subtracting 96.54 from 97.69 writes 1.2, where
+# formatting the float 1.15 would give 1.1).
+
+HEADLINE = "headline_tile256"        # what the lab's kernels are measured against (lab_coarsen)
+TUNED = "tile256x256B_t256_cs_async"  # the headline's tile in lab_tune
+SMALL = "tile128x128B_t128_cs_async"  # the record's tile for few waves
+PITCH = 128 * 1024                    # the row pitch at which step 07 takes two regions
+
+
+def _exact(x):
+    """A CSV number as the digits the CSV wrote: 96.54, not the float nearest to it."""
+    return Decimal(repr(x))
+
+
+def _round(x, digits=1):
+    """x rounded half up to `digits` decimals."""
+    return float(_exact(x).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP))
+
+
+def _range(values, digits=1, unit=""):
+    """span() of the values rounded half up: '0.2 to 0.9', or one number."""
+    return span([_round(v, digits) for v in values], digits, unit)
+
+
+def _largest(values, digits=1):
+    """The largest value, rounded half up: '0.6'."""
+    return num(_round(max(values), digits), digits)
+
+
+def _count(wins, total):
+    """'23 of the 24', or 'all 24'."""
+    return f"all {total}" if wins == total else f"{wins} of the {total}"
+
+
+def _shapes(tbl, **equal):
+    """The (rows, cols) of a Table's rows (those whose columns equal `equal`), in order of first appearance."""
+    return list(dict.fromkeys((r["rows"], r["cols"]) for r in tbl.where(**equal)))
+
+
+def _from_8192(dtype, rows, cols):
+    return min(rows, cols) >= 8192
+
+
+def _at_pitch(dtype, cols):
+    """Rows a multiple of 128 KB long: step 07's pitch_is_128k_multiple, where its kernel (and
+    headline_tile256) takes two regions and the one-region rows do not."""
+    return cols * DTYPE_BYTES[dtype] % PITCH == 0
+
+
+def _straddles(dtype, cols):
+    """Rows that start off a 256-byte boundary (the 11584 square of the 2-byte types)."""
+    return cols * DTYPE_BYTES[dtype] % 256 != 0
+
+
+def _cells(tbl, keep, dtypes=DTYPES):
+    """(dtype, rows, cols) for every shape of the Table and every type that keep() accepts."""
+    return [(d, r, c) for d in dtypes for r, c in _shapes(tbl) if keep(d, r, c)]
+
+
+def _off_pitch_from_8192(d, r, c):
+    return _from_8192(d, r, c) and not _at_pitch(d, c)
+
+
+def _pct(tbl, kernel, cell):
+    d, r, c = cell
+    return pct(tbl, kernel=kernel, dtype=d, rows=r, cols=c)
+
+
+def _gaps(tbl, ahead, behind, cells):
+    """Points of % of cudaMemcpy by which kernel `ahead` leads kernel `behind`, cell by cell."""
+    return [float(_exact(_pct(tbl, ahead, x)) - _exact(_pct(tbl, behind, x))) for x in cells]
+
+
+def _pct_if(tbl, kernel, cell):
+    """_pct(), or None where the CSV has no such row (a variant that does not fit that shape or type)."""
+    d, r, c = cell
+    return _pct(tbl, kernel, cell) if tbl.where(kernel=kernel, dtype=d, rows=r, cols=c) else None
+
+
+def _against(tbl, kernel, other, cell):
+    """'102.1% against 96.4%': two kernels' % of cudaMemcpy in one cell, as the tables show them."""
+    return f"{num(_pct(tbl, kernel, cell))}% against {num(_pct(tbl, other, cell))}%"
+
+
+def _text(source):
+    """The lines of the newest docs/results/<source>_<gpu>_<date>.txt (a report kept as written)."""
+    name = re.compile(re.escape(source) + r"_[^_]+_(\d{4}-\d{2}-\d{2})\.txt")
+    found = sorted((m.group(1), p.name, p) for p in RESULTS.glob(f"{source}_*.txt") if (m := name.fullmatch(p.name)))
+    if not found:
+        raise SystemExit(f"prose: no docs/results/{source}_*.txt for a quoted value")
+    return found[-1][2].read_text().splitlines()
+
+
+def _number(text):
+    """'1,653,170' -> 1653170.0 (a profiler report's number)."""
+    return float(text.replace(",", ""))
+
+
+# --- The map (lab_coarsen) and the record kernel ---
+
+def _map_gaps(ahead, behind, keep, dtypes=DTYPES):
+    tbl = table("lab_coarsen")
+    return _gaps(tbl, ahead, behind, _cells(tbl, keep, dtypes))
+
+
+def headline_vs_never_from_8192():
+    """lab_coarsen: largest distance of headline_tile256 from regions_never, 8192 up, off the 128 KB pitch."""
+    return _largest(map(abs, _map_gaps(HEADLINE, "regions_never", _off_pitch_from_8192)))
+
+
+def headline_vs_never_2048():
+    """lab_coarsen: largest distance of headline_tile256 from regions_never at 2048, any type."""
+    return _largest(map(abs, _map_gaps(HEADLINE, "regions_never", lambda d, r, c: r == 2048)))
+
+
+def headline_vs_never_float_4896():
+    """lab_coarsen: distance of headline_tile256 from regions_never, float at 4896."""
+    return _largest(map(abs, _map_gaps(HEADLINE, "regions_never", lambda d, r, c: r == 4896, ["float"])))
+
+
+def record_margin_from_8192():
+    """lab_coarsen: the most by which any kernel beats record from 8192 up."""
+    tbl = table("lab_coarsen")
+    kernels = [k for k in tbl.values("kernel") if k != "cudaMemcpy"]
+    return _largest(max(_gaps(tbl, k, "record", [x])[0] for k in kernels)
+                    for x in _cells(tbl, _from_8192))
+
+
+def _tune(kernel, other, cell):
+    return _against(table("lab_tune"), kernel, other, cell)
+
+
+def small_tile_float_2048():
+    """lab_tune: the 128-byte tile against the 256-byte one, float 2048."""
+    return _tune(SMALL, TUNED, ("float", 2048, 2048))
+
+
+def small_tile_half_4096():
+    """lab_tune: the 128-byte tile against the 256-byte one, half 4096."""
+    return _tune(SMALL, TUNED, ("half", 4096, 4096))
+
+
+def small_tile_half_11584():
+    """lab_tune: the 128-byte tile against the 256-byte one, half 11584."""
+    return _tune(SMALL, TUNED, ("half", 11584, 11584))
+
+
+def small_tile_loss_from_8192():
+    """lab_tune: the 128-byte tile behind the 256-byte one, float and half, 8192 up, rows on 256-byte lines."""
+    tbl = table("lab_tune")
+    keep = lambda d, r, c: _from_8192(d, r, c) and not _straddles(d, c)
+    return _range(_gaps(tbl, TUNED, SMALL, _cells(tbl, keep, ["float", "half"])))
+
+
+def _unaligned_profile():
+    """{(dtype, side): {metric: value}} of ncu_unaligned's report (4896 aligned, 4899 not)."""
+    found, key, header = {}, None, None
+    for line in _text("ncu_unaligned"):
+        if line.startswith("== "):
+            dtype, side = line[3:].split()
+            key, header = (dtype, int(side)), None
+        elif line.strip() and key:
+            fields = next(csv.reader([line]))
+            if header is None:
+                header = fields
+            else:
+                r = dict(zip(header, fields))
+                found.setdefault(key, {})[r["Metric Name"]] = _number(r["Metric Value"])
+    return found
+
+
+def _shifted_ratio(metric):
+    """The shifted path's metric (4899) over the aligned path's (4896), float and half."""
+    p = _unaligned_profile()
+    return [p[(d, 4899)][metric] / p[(d, 4896)][metric] for d in ("float", "half")]
+
+
+def shifted_read_requests():
+    """ncu_unaligned: L2 read requests at 4899 over 4896, float and half."""
+    return _range(_shifted_ratio("lts__t_requests_srcunit_tex_op_read.sum"), 0)
+
+
+def shifted_instructions():
+    """ncu_unaligned: instructions at 4899 over 4896, float and half."""
+    return _range(_shifted_ratio("smsp__inst_executed.sum"), 0)
+
+
+# --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
+
+def _tune_gaps_16384(other):
+    tbl = table("lab_tune")
+    return _gaps(tbl, TUNED, other, _cells(tbl, lambda d, r, c: r == c == 16384))
+
+
+def evict_loads_cost_16384():
+    """lab_tune: what the evict-first policy on the loads costs at 16384, every type."""
+    return _range(_tune_gaps_16384(TUNED + "_evictloads"))
+
+
+def l2_prefetch_cost_16384():
+    """lab_tune: what the .L2::256B prefetch hint costs at 16384, every type."""
+    return _range(_tune_gaps_16384(TUNED + "_l2prefetch"))
+
+
+def column_order_gain_16384():
+    """lab_tune: the column order's lead over row-major (_rows) at 16384, every type."""
+    return _range(_tune_gaps_16384(TUNED + "_rows"))
+
+
+def column_order_gain_8192():
+    """lab_coarsen (the map, 8192): headline_tile256's lead over order_rows, every type."""
+    return _range(_map_gaps(HEADLINE, "order_rows", lambda d, r, c: r == c == 8192))
+
+
+def pairs_trail_two_byte():
+    """lab_coarsen: the most runs128_pairs trails headline_tile256 by, half and bf16, 8192 up, off the pitch."""
+    return _largest(_map_gaps(HEADLINE, "runs128_pairs", _off_pitch_from_8192, ["half", "bf16"]))
+
+
+def pairs_trail_others():
+    """lab_coarsen: the most runs128_pairs trails headline_tile256 by, float and double, 8192 up, off the pitch."""
+    return _largest(_map_gaps(HEADLINE, "runs128_pairs", _off_pitch_from_8192, ["float", "double"]))
+
+
+def column_pairs_gain_two_byte():
+    """lab_coarsen: order_rows' lead over runs256 for half and bf16 at 8192, 11584 and 8192 x 16384."""
+    keep = lambda d, r, c: (r, c) in ((8192, 8192), (11584, 11584), (8192, 16384))
+    return _range(_map_gaps("order_rows", "runs256", keep, ["half", "bf16"]))
+
+
+def column_pairs_gain_half_4896():
+    """lab_coarsen: order_rows' lead over runs256, half at 4896."""
+    return _range(_map_gaps("order_rows", "runs256", lambda d, r, c: r == 4896, ["half"]))
+
+
+def _loss_from_8192(kernel):
+    """lab_coarsen: how far `kernel` trails headline_tile256, every type and shape from 8192 up."""
+    return _range(_map_gaps(HEADLINE, kernel, _from_8192))
+
+
+def diagonal_loss_from_8192():
+    """lab_coarsen: order_diagonal behind headline_tile256 from 8192 up."""
+    return _loss_from_8192("order_diagonal")
+
+
+def grouped_loss_from_8192():
+    """lab_coarsen: order_grouped behind headline_tile256 from 8192 up."""
+    return _loss_from_8192("order_grouped")
+
+
+def persistent_loss_from_8192():
+    """lab_coarsen: persistent behind headline_tile256 from 8192 up."""
+    return _loss_from_8192("persistent")
+
+
+def bands_vs_coarsen_float():
+    """lab_coarsen: largest distance of order_column_bands from coarsen, float, 8192 up."""
+    return _largest(map(abs, _map_gaps("order_column_bands", "coarsen", _from_8192, ["float"])))
+
+
+def _bands_behind():
+    return [g for g in _map_gaps(HEADLINE, "order_column_bands", _from_8192) if g > 0]
+
+
+def bands_behind_count():
+    """lab_coarsen: in how many type x shape cells from 8192 up order_column_bands trails headline_tile256."""
+    return _count(len(_bands_behind()), len(_map_gaps(HEADLINE, "order_column_bands", _from_8192)))
+
+
+def bands_behind():
+    """lab_coarsen: by how much order_column_bands trails headline_tile256 where it does, 8192 up."""
+    return _range(_bands_behind())
+
+
+# --- Regions, double buffering, persistent grid, bulk stores (lab_coarsen, ncu_double16384) ---
+
+def never_loss_double_8192x16384():
+    """lab_coarsen: what regions_never loses to coarsen, double at 8192 x 16384 (the 128 KB pitch)."""
+    return _range(_map_gaps("coarsen", "regions_never", lambda d, r, c: (r, c) == (8192, 16384), ["double"]))
+
+
+def never_double_16384():
+    """lab_coarsen: regions_never against coarsen, double at 16384 x 16384."""
+    return _against(table("lab_coarsen"), "regions_never", "coarsen", ("double", 16384, 16384))
+
+
+def two_regions_cost_map():
+    """lab_coarsen (the map, 8192): what regions_always loses to regions_never, every type."""
+    return _range(_map_gaps("regions_never", "regions_always", lambda d, r, c: r == c == 8192))
+
+
+def double_buffer_loss():
+    """lab_coarsen: double_buffer behind headline_tile256 at 8192 and 16384, every type."""
+    return _range(_map_gaps(HEADLINE, "double_buffer", lambda d, r, c: r == c and r in (8192, 16384)))
+
+
+def double_buffer_float_2048():
+    """lab_tune: the 256-byte tile with double buffering against without, float 2048."""
+    return _tune(TUNED + "_double", TUNED, ("float", 2048, 2048))
+
+
+def _occupancy(source, kernel, dtype):
+    """Achieved occupancy (%) of one kernel in the newest profile CSV of `source`."""
+    return row(table(source), kernel=kernel, dtype=dtype)["occupancy_pct"]
+
+
+def double_buffer_occupancy():
+    """ncu_double16384: achieved occupancy of double_buffer, double at 16384."""
+    return num(_round(_occupancy("ncu_double16384", "double_buffer", "double"), 0), 0) + "%"
+
+
+def headline_occupancy_double():
+    """ncu_double16384: achieved occupancy of headline_tile256, double at 16384."""
+    return num(_round(_occupancy("ncu_double16384", HEADLINE, "double"), 0), 0) + "%"
+
+
+def bulk_store_gap_from_8192():
+    """lab_coarsen: largest distance of bulk_store from headline_tile256, 8192 up, off the 128 KB pitch."""
+    return _largest(map(abs, _map_gaps(HEADLINE, "bulk_store", _off_pitch_from_8192)))
+
+
+def bulk_store_loss_2048():
+    """lab_coarsen: bulk_store behind headline_tile256 at 2048, every type."""
+    return _range(_map_gaps(HEADLINE, "bulk_store", lambda d, r, c: r == 2048), 0)
+
+
+# --- Occupancy (lab_occupancy, ncu_occupancy) ---
+
+def headline_registers_float():
+    """ncu_occupancy: registers per thread of headline_tile256, float."""
+    return str(row(table("ncu_occupancy"), kernel=HEADLINE, dtype="float")["registers"])
+
+
+def two_blocks_occupancy():
+    """ncu_occupancy: achieved occupancy at 2 blocks per SM, float and half."""
+    return _range([_occupancy("ncu_occupancy", "blocks_per_sm_2", d) for d in ("float", "half")], 0, "%")
+
+
+def two_half_blocks_occupancy():
+    """ncu_occupancy: achieved occupancy of half at 2 blocks per SM."""
+    return _range([_occupancy("ncu_occupancy", "blocks_per_sm_2", "half")], 0, "%")
+
+
+def two_blocks_half_gap_16384():
+    """lab_occupancy: headline_tile256's lead over blocks_per_sm_2, half at 16384."""
+    tbl = table("lab_occupancy")
+    return _range(_gaps(tbl, HEADLINE, "blocks_per_sm_2", [("half", 16384, 16384)]))
+
+
+def _in_flight(low_kb, high_kb):
+    """lab_occupancy at 16384: % of cudaMemcpy of the blocks_per_sm_k rows whose k tiles (a
+    256 x 256-byte tile holds 65536 / sizeof(T) bytes) are low_kb to high_kb KB per SM."""
+    tbl = table("lab_occupancy")
+    found = []
+    for kernel in tbl.values("kernel"):
+        if (m := re.fullmatch(r"blocks_per_sm_(\d+)", kernel)):
+            for d in DTYPES:
+                if low_kb <= int(m.group(1)) * 65536 // DTYPE_BYTES[d] // 1024 <= high_kb:
+                    found.append(_pct(tbl, kernel, (d, 16384, 16384)))
+    return _range(found, 0, "%")
+
+
+def in_flight_8_to_16kb():
+    """lab_occupancy: the rows with 8 to 16 KB of tiles per SM, at 16384."""
+    return _in_flight(8, 16)
+
+
+def in_flight_24_to_32kb():
+    """lab_occupancy: the rows with 24 to 32 KB of tiles per SM, at 16384."""
+    return _in_flight(24, 32)
+
+
+# --- Tuning and the 11584 square (lab_tune) ---
+
+def l2_prefetch_gain_half_11584():
+    """lab_tune: what the .L2::256B prefetch hint gains, half at 11584."""
+    tbl = table("lab_tune")
+    return _range(_gaps(tbl, TUNED + "_l2prefetch", TUNED, [("half", 11584, 11584)]))
+
+
+def l2_prefetch_loss_aligned():
+    """lab_tune: what the prefetch hint costs at every shape from 4096 up whose rows start on 256-byte boundaries."""
+    tbl = table("lab_tune")
+    keep = lambda d, r, c: min(r, c) >= 4096 and not _straddles(d, c)
+    return _range(_gaps(tbl, TUNED, TUNED + "_l2prefetch", _cells(tbl, keep)))
+
+
+# --- Step 08's variants (lab_inplace, lab_inplace_tune, 08_inplace) ---
+
+def _inplace_gaps(ahead, behind, keep):
+    tbl = table("lab_inplace")
+    return _gaps(tbl, ahead, behind, _cells(tbl, keep))
+
+
+def square_grid_cost():
+    """lab_inplace: inplace_square_grid behind inplace_one_region at 8192 and 16384, every type."""
+    return _range(_inplace_gaps("inplace_one_region", "inplace_square_grid", lambda d, r, c: r == c))
+
+
+def one_region_lead_8192():
+    """lab_inplace: inplace_one_region ahead of inplace_two_regions at 8192, every type."""
+    return _range(_inplace_gaps("inplace_one_region", "inplace_two_regions", lambda d, r, c: r == c == 8192))
+
+
+def one_region_lead_16384():
+    """lab_inplace: the most inplace_one_region leads inplace_two_regions by at 16384, off the 128 KB pitch."""
+    keep = lambda d, r, c: r == c == 16384 and not _at_pitch(d, c)
+    return _largest(_inplace_gaps("inplace_one_region", "inplace_two_regions", keep))
+
+
+def _regions_x4_double():
+    return "tile256B_t256_s256_columns_x4", "tile256B_t256_s256_columns_x2", ("double", 16384, 16384)
+
+
+def regions_x4_double():
+    """lab_inplace_tune: four regions against two, double at 16384."""
+    return _against(table("lab_inplace_tune"), *_regions_x4_double())
+
+
+def regions_x4_gain_double():
+    """lab_inplace_tune: what four regions gain over two, double at 16384."""
+    four, two, cell = _regions_x4_double()
+    return _range(_gaps(table("lab_inplace_tune"), four, two, [cell]))
+
+
+def inplace_squares():
+    """08_inplace (the chapter's CSV): step 08's kernel at 8192 and 16384, every type."""
+    tbl = table("08_inplace")
+    return _range([_pct(tbl, "inplace", x) for x in _cells(tbl, lambda d, r, c: r == c and r in (8192, 16384))], 0, "%")
+
+
+# --- In place for any rectangle (lab_inplace_rect and its runs, 08_inplace_rect, ncu_inplace_rect) ---
+
+def two_pass_8192_fraction():
+    """08_inplace_rect and its runs at 8192 x 16384: twice the median end to end, as a fraction of the copy."""
+    return num(2 * median([x for v in _end_to_end(8192, 16384).values() for x in v]) / 100, 2)
+
+
+def _orientations(rows, cols):
+    """The two timed matrices of a shape: (suffix, rows, cols)."""
+    return (("rxc", rows, cols), ("cxr", cols, rows))
+
+
+def _pass_runs(name):
+    """{(orientation, dtype, rows, cols): [% of cudaMemcpy in each lab_inplace_rect run]} of the
+    two-pass kernel `name` (cycles_pass1_squares, cycles_pass2_chunks) on every shape."""
+    tables = runs("lab_inplace_rect")
+    found = {}
+    for r, c in _shapes(tables[0], kernel=f"{name}_rxc"):
+        for o, rows, cols in _orientations(r, c):
+            for d in DTYPES:
+                found[(o, d, rows, cols)] = [_pct(t, f"{name}_{o}", (d, rows, cols)) for t in tables]
+    return found
+
+
+def _spread(values):
+    """Highest minus lowest, exactly."""
+    return float(_exact(max(values)) - _exact(min(values)))
+
+
+def pass1_spread():
+    """lab_inplace_rect runs: the most pass 1 moved between runs, any shape, orientation and type."""
+    return _largest(map(_spread, _pass_runs("cycles_pass1_squares").values()))
+
+
+def pass2_spread():
+    """lab_inplace_rect runs: the most pass 2 moved between runs, any shape, orientation and type."""
+    return _largest(map(_spread, _pass_runs("cycles_pass2_chunks").values()), 0)
+
+
+def pass2_spread_where():
+    """lab_inplace_rect runs: where pass 2 moved most, and its lowest to highest run."""
+    found = _pass_runs("cycles_pass2_chunks")
+    o, d, rows, cols = max(found, key=lambda k: _spread(found[k]))
+    return f"`{d}`, {rows} x {cols}: {_range(found[(o, d, rows, cols)], unit='%')}"
+
+
+def cut_cycles_below_count():
+    """lab_inplace_rect runs: in how many (type, orientation, run) pass 2 at 10240 x 7168 trailed 8192 x 16384."""
+    p = _pass_runs("cycles_pass2_chunks")
+    pairs = [(p[(o, d, *cut)], p[(o, d, *whole)]) for d in DTYPES
+             for (o, *cut), (_, *whole) in zip(_orientations(10240, 7168), _orientations(8192, 16384))]
+    below = sum(a < b for cut, whole in pairs for a, b in zip(cut, whole))
+    return _count(below, sum(len(cut) for cut, _ in pairs))
+
+
+RECT_SHAPES = ((8192, 16384), (10000, 7000))  # the three-pass sections' shapes
+
+
+def _rect(kernel, dtypes=DTYPES):
+    """lab_inplace_rect: % of cudaMemcpy of the three-pass kernel `kernel` (without _rxc/_cxr) on
+    both shapes, both orientations, the given types."""
+    tbl = table("lab_inplace_rect")
+    return [_pct(tbl, f"{kernel}_{o}", (d, rows, cols)) for shape in RECT_SHAPES
+            for o, rows, cols in _orientations(*shape) for d in dtypes]
+
+
+def row_pass_wide():
+    """lab_inplace_rect: the row pass, float and double, both shapes and orientations."""
+    return _range(_rect("rect_pass2_shuffle_rows", ["float", "double"]), 0, "%")
+
+
+def row_pass_narrow():
+    """lab_inplace_rect: the row pass, half and bf16, both shapes and orientations."""
+    return _range(_rect("rect_pass2_shuffle_rows", ["half", "bf16"]), 0, "%")
+
+
+def column_passes():
+    """lab_inplace_rect: passes 1 and 3 (16-byte panels), both shapes and orientations, every type."""
+    return _range(_rect("rect_pass1_rotate_columns") + _rect("rect_pass3_permute_columns"), 0, "%")
+
+
+def three_passes():
+    """lab_inplace_rect: the three passes end to end (times added: 1 / sum of 1 / %), both shapes."""
+    passes = [_rect(k) for k in ("rect_pass1_rotate_columns", "rect_pass2_shuffle_rows", "rect_pass3_permute_columns")]
+    return _range([1 / sum(1 / p for p in ps) for ps in zip(*passes)], 0, "%")
+
+
+def _rect_profile():
+    """[(dtype, kernel function, {metric: value})] of ncu_inplace_rect's report, in launch order."""
+    found, dtype = [], None
+    for line in _text("ncu_inplace_rect"):
+        if line.startswith("## "):
+            dtype = line[3:].strip()
+        elif (m := re.match(r"\s+void (\w+)<", line)):
+            found.append((dtype, m.group(1), {}))
+        elif found and (m := re.match(r"\s+(\S.*?)\s{2,}\S+\s+([\d,.]+)$", line)):
+            found[-1][2].setdefault(m.group(1), _number(m.group(2)))
+    return found
+
+
+def _busy(function, metric):
+    return _range([m[metric] for _, f, m in _rect_profile() if f == function], 0, "%")
+
+
+def column_pass_l2_busy():
+    """ncu_inplace_rect: L2 throughput (% of peak) of the column passes."""
+    return _busy("permute_columns", "L2 Cache Throughput")
+
+
+def column_pass_dram_busy():
+    """ncu_inplace_rect: DRAM throughput (% of peak) of the column passes."""
+    return _busy("permute_columns", "DRAM Throughput")
+
+
+def column_pass_sm_busy():
+    """ncu_inplace_rect: SM throughput (% of peak) of the column passes."""
+    return _busy("permute_columns", "Compute (SM) Throughput")
+
+
+def row_pass_dram_busy():
+    """ncu_inplace_rect: DRAM throughput (% of peak) of the row pass."""
+    return _busy("shuffle_rows", "DRAM Throughput")
+
+
+def halving_cost():
+    """lab_inplace_rect at 8192 x 16384: the speed lost from 16- to 8- and from 8- to 4-byte column chunks."""
+    tbl = table("lab_inplace_rect")
+    losses = []
+    for kernel in ("rect_pass1_rotate_columns", "rect_pass3_permute_columns"):
+        for d in DTYPES:
+            speeds = [_pct_if(tbl, f"{kernel}{w}_rxc", (d, 8192, 16384)) for w in ("", "_8B", "_4B")]
+            speeds = [x for x in speeds if x is not None]
+            losses += [100 * (1 - narrow / wide) for wide, narrow in zip(speeds, speeds[1:])]
+    return _range(losses, 0, "%")
+
+
+# Where the cluster's gathers read consecutive rows: pass 1 and pass 3 at 8192 x 16384, pass 1 at
+# 7000 x 10000 (the cluster tables' rows), the 4- and 8-byte types.
+CONSECUTIVE = (("rect_pass1_rotate_columns", "rxc", 8192, 16384), ("rect_pass3_permute_columns", "rxc", 8192, 16384),
+               ("rect_pass1_rotate_columns", "cxr", 7000, 10000))
+
+
+def _cluster(best_of):
+    """lab_inplace_rect: per CONSECUTIVE case and type, the best % of the given panel variants."""
+    tbl = table("lab_inplace_rect")
+    found = []
+    for kernel, o, rows, cols in CONSECUTIVE:
+        for d in ("float", "double"):
+            measured = [_pct_if(tbl, f"{kernel}{v}_{o}", (d, rows, cols)) for v in best_of]
+            found.append(max(x for x in measured if x is not None))
+    return _range(found, 0, "%")
+
+
+def cluster_before():
+    """lab_inplace_rect: the one-block panel where the gathers read consecutive rows, float and double."""
+    return _cluster([""])
+
+
+def cluster_after():
+    """lab_inplace_rect: the better of the 4- and 8-block clusters there, float and double."""
+    return _cluster(["_cluster4", "_cluster8"])
+
+
+def _two_passes_rect(measure):
+    """lab_inplace_rect: `measure` (pct or gbps) of step 08's transpose_inplace on every rectangle and type."""
+    tbl = table("lab_inplace_rect")
+    return [measure(tbl, kernel="inplace", dtype=r["dtype"], rows=r["rows"], cols=r["cols"])
+            for r in tbl.where(kernel="inplace")]
+
+
+def two_passes_rect():
+    """lab_inplace_rect: step 08's transpose_inplace end to end, % of cudaMemcpy, every rectangle and type."""
+    return _range(_two_passes_rect(pct), 0, "%")
+
+
+def two_passes_rect_gbps():
+    """lab_inplace_rect: step 08's transpose_inplace end to end, GB/s, every rectangle and type."""
+    return _range(_two_passes_rect(gbps), 0, " GB/s")
