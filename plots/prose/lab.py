@@ -1,5 +1,6 @@
 """Numbers quoted in lab/README.md's sentences (see plots/prose/__init__.py)."""
 import csv
+import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -658,3 +659,68 @@ def two_passes_rect():
 def two_passes_rect_gbps():
     """lab_inplace_rect: step 08's transpose_inplace end to end, GB/s, every rectangle and type."""
     return _range(_two_passes_rect(gbps), 0, " GB/s")
+
+
+# ---- The two passes beside alignment controls (lab_inplace_align and its repeat runs) -------
+
+def _align_medians(pass_):
+    """[(dtype, rows, cols, median over the runs)] of `pass_` ("pass1_squares", "pass2_chunks" or
+    "inplace" for end to end) at every shape of lab_inplace_align, both orientations."""
+    tables = runs("lab_inplace_align")
+    out = []
+    for kernel in ([pass_] if pass_ == "inplace" else [f"cycles_{pass_}_rxc", f"cycles_{pass_}_cxr"]):
+        for d in DTYPES:
+            for r, c in dict.fromkeys((x["rows"], x["cols"]) for x in tables[0].where(kernel=kernel, dtype=d)):
+                out.append((d, r, c, median([pct(t, kernel=kernel, dtype=d, rows=r, cols=c) for t in tables])))
+    return out
+
+
+def _lines(dtype, rows, cols):
+    """Whether g x sizeof(T) is a multiple of 128 bytes (g = gcd(rows, cols)): then every square
+    row and every chunk starts on a 128-byte line."""
+    return math.gcd(rows, cols) * DTYPE_BYTES[dtype] % 128 == 0
+
+
+def _whole_tiles(dtype, rows, cols):
+    """Whether a g x g square is a whole number of step 08's 256-byte tiles."""
+    return math.gcd(rows, cols) % (256 // DTYPE_BYTES[dtype]) == 0
+
+
+def _align_range(pass_, lines, whole=None):
+    """Range of the medians of `pass_` over the (type, shape) cells with or without aligned
+    squares and chunks (and, if `whole` is given, with or without whole tiles)."""
+    return _range([m for d, r, c, m in _align_medians(pass_)
+                   if _lines(d, r, c) == lines and (whole is None or _whole_tiles(d, r, c) == whole)], unit="%")
+
+
+def align_pass1_lines_whole():
+    return _align_range("pass1_squares", True, True)
+
+
+def align_pass1_lines_partial():
+    return _align_range("pass1_squares", True, False)
+
+
+def align_pass1_off():
+    return _align_range("pass1_squares", False)
+
+
+def align_pass2_lines():
+    return _align_range("pass2_chunks", True)
+
+
+def align_pass2_off():
+    return _align_range("pass2_chunks", False)
+
+
+def align_end_to_end_lines():
+    """End to end where squares and chunks start on lines, 4- and 8-byte types."""
+    return _range([m for d, r, c, m in _align_medians("inplace") if _lines(d, r, c) and DTYPE_BYTES[d] > 2], unit="%")
+
+
+def align_end_to_end_lines_2byte():
+    return _range([m for d, r, c, m in _align_medians("inplace") if _lines(d, r, c) and DTYPE_BYTES[d] == 2], unit="%")
+
+
+def align_end_to_end_off():
+    return _range([m for d, r, c, m in _align_medians("inplace") if not _lines(d, r, c)], unit="%")
