@@ -37,6 +37,16 @@ def file(name):
     return results.read(path)
 
 
+def report(source):
+    """The newest docs/results/<source>_<gpu>_<date>.txt (or <source>_<date>.txt): a report kept
+    as written (Nsight Compute's details page, the timed commands), for a function to parse."""
+    name = re.compile(re.escape(source) + r"(?:_[^_]+)?_(\d{4}-\d{2}-\d{2})\.txt")
+    found = sorted((m.group(1), p.name, p) for p in results.RESULTS.glob(f"{source}_*.txt") if (m := name.fullmatch(p.name)))
+    if not found:
+        raise SystemExit(f"prose: no docs/results/{source}_*.txt for a quoted value")
+    return found[-1][2]
+
+
 def runs(source):
     """The newest Table of `source` and of each repeat run `<source>_runN` (N = 2, 3, ...), in
     that order: the same benchmark run again in other processes, for medians over runs."""

@@ -4,8 +4,8 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from prose import DTYPES, gbps, median, num, pct, row, runs, span, table
-from results import DTYPE_BYTES, RESULTS
+from prose import DTYPES, gbps, median, num, pct, report, row, runs, span, table
+from results import DTYPE_BYTES
 
 
 def _end_to_end(rows, cols):
@@ -135,12 +135,8 @@ def _against(tbl, kernel, other, cell):
 
 
 def _text(source):
-    """The lines of the newest docs/results/<source>_<gpu>_<date>.txt (a report kept as written)."""
-    name = re.compile(re.escape(source) + r"_[^_]+_(\d{4}-\d{2}-\d{2})\.txt")
-    found = sorted((m.group(1), p.name, p) for p in RESULTS.glob(f"{source}_*.txt") if (m := name.fullmatch(p.name)))
-    if not found:
-        raise SystemExit(f"prose: no docs/results/{source}_*.txt for a quoted value")
-    return found[-1][2].read_text().splitlines()
+    """The lines of the newest report docs/results/<source>_<gpu>_<date>.txt."""
+    return report(source).read_text().splitlines()
 
 
 def _number(text):

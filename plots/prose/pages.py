@@ -2,34 +2,22 @@
 README, docs/reading.md, docs/method.md, docs/beyond.md, docs/glossary.md (see
 plots/prose/__init__.py).
 
-Two general helpers live here: `_newest_text` (the newest docs/results/<stem>_<date>.txt, for
-results a script wrote as text) and `_ncu_details` (the metrics of each kernel in a text report
-of Nsight Compute's details page).
+`_ncu_details` reads the metrics of each kernel in a text report of Nsight Compute's details
+page (found by prose.report).
 """
 import re
 
 import results
-from prose import num, span, table
+from prose import num, report, span, table
 
 # ---------------------------------------------------------------------------------------------
 # The README's "How long they take": scripts/time-commands.sh writes times_<machine>_<date>.txt,
 # lines such as "build: 44 s, exit 0".
 
-TEXT_NAME = re.compile(r"^(?P<stem>.+)_(?P<date>\d{4}-\d{2}-\d{2})\.txt$")
-
-
-def _newest_text(stem):
-    """The newest docs/results/<stem>_<date>.txt; stops with a message if none."""
-    found = sorted((m.group("date"), p.name, p) for p in results.RESULTS.glob(f"{stem}_*.txt")
-                   if (m := TEXT_NAME.match(p.name)) and m.group("stem") == stem)
-    if not found:
-        raise SystemExit(f"prose: no docs/results/{stem}_<date>.txt for a quoted value")
-    return found[-1][2]
-
 
 def _seconds(machine, command):
     """Seconds that `command` (build, tests, ci) took in the newest times_<machine>_*.txt."""
-    path = _newest_text(f"times_{machine}")
+    path = report(f"times_{machine}")
     match = re.search(rf"^{command}: (\d+) s, exit 0\b", path.read_text(), re.M)
     if not match:
         raise SystemExit(f"prose: no successful '{command}' line in docs/results/{path.name}")
