@@ -149,6 +149,15 @@ class Values(unittest.TestCase):
                 names = [t.path.name for t in prose.runs("x")]
         self.assertEqual(names, ["x_gpu_2026-01-01.csv", "x_run2_gpu_2026-01-01.csv", "x_run10_gpu_2026-01-01.csv"])
 
+    def test_report_is_the_newest_text_of_its_source(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("x_gpu_2026-01-01", "x_gpu_2026-02-01", "x_2026-01-15", "xy_gpu_2026-03-01", "x_a_b_2026-04-01"):
+                (pathlib.Path(tmp) / f"{name}.txt").write_text(name)
+            with mock.patch.object(results, "RESULTS", pathlib.Path(tmp)):
+                self.assertEqual(prose.report("x").name, "x_gpu_2026-02-01.txt")
+                with self.assertRaisesRegex(SystemExit, "no docs/results/z_"):
+                    prose.report("z")
+
     def test_span_and_median(self):
         self.assertEqual(prose.span([43.44, 42.94, 43.1], unit="%"), "42.9 to 43.4%")
         self.assertEqual(prose.span([5.01, 4.99]), "5.0")
