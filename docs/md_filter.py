@@ -53,7 +53,7 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 # Bold opened and closed on one line (Doxygen 1.9.4 prints the ** of some, e.g. before a code
 # span); a code span inside is kept whole.
 BOLD = re.compile(r"\*\*((?:[^*`\s]|`[^`]*`)(?:[^*`]|`[^`]*`)*?)\*\*")
-VALUE_MARKER = re.compile(r"<!-- (value [\w.]+|/value) -->")
+VALUE_MARKER = re.compile(r"<!-- (value [\w.]+(?: [\w.]+)*|/value) -->")
 HEADING = re.compile(r"^(?P<hashes>#{2,6})\s+(?P<title>.*?)\s*$")
 
 

@@ -51,7 +51,8 @@ those of the second:
 
 A number quoted in a sentence (a measurement, or a median, range or count derived from
 measurements) lives between two inline marker comments; the text between them is what the
-function `two_pass_8192` of plots/prose/lab.py returns (see plots/prose/__init__.py):
+function `two_pass_8192` of plots/prose/lab.py returns (see plots/prose/__init__.py). Words
+after the name are passed to the function as arguments (e.g. a type: `steps.cap half`):
 
     reach <!-- value lab.two_pass_8192 -->42.9 to 43.4%<!-- /value --> of cudaMemcpy
 
@@ -78,7 +79,7 @@ BLOCK = re.compile(r"(<!-- table (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /tabl
 SNIPPET = re.compile(r"(<!-- snippet (?P<file>\S+) (?P<name>\S+) -->\n)(?P<body>.*?)(<!-- /snippet -->)", re.S)
 DIFF = re.compile(r"(<!-- diff (?P<old>\S+) (?P<old_names>\S+) (?P<new>\S+) (?P<new_names>\S+) -->\n)(?P<body>.*?)"
                   r"(<!-- /diff -->)", re.S)
-VALUE = re.compile(r"(<!-- value (?P<name>[\w.]+) -->)(?P<body>[^<\n]*)(<!-- /value -->)")
+VALUE = re.compile(r"(<!-- value (?P<name>[\w.]+)(?P<args>(?: [\w.]+)*) -->)(?P<body>[^<\n]*)(<!-- /value -->)")
 
 
 def snippet_lines(file, name):
@@ -241,12 +242,12 @@ def main():
         text = doc.read_text()
         if text.count("<!-- value ") != len(VALUE.findall(text)):
             raise SystemExit(f"tables.py: {os.path.relpath(doc, ROOT)} has a '<!-- value' marker that is not "
-                             "'<!-- value module.function -->text<!-- /value -->' on one line")
+                             "'<!-- value module.function [args] -->text<!-- /value -->' on one line")
         new = BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
         new = NAV.sub(lambda m: m.group(1) + nav(doc) + m.group(3), new)
         new = SNIPPET.sub(lambda m: m.group(1) + snippet(m.group("file"), m.group("name")) + m.group(5), new)
         new = DIFF.sub(lambda m: m.group(1) + diff(*m.group("old", "old_names", "new", "new_names")) + m.group(7), new)
-        new = VALUE.sub(lambda m: m.group(1) + prose.value(m.group("name")) + m.group(4), new)
+        new = VALUE.sub(lambda m: m.group(1) + prose.value(m.group("name"), *m.group("args").split()) + m.group(5), new)
         if new != text:
             stale.append(os.path.relpath(doc, ROOT))
             if not args.check:

@@ -110,7 +110,7 @@ class Values(unittest.TestCase):
             doc = pathlib.Path(tmp) / "README.md"
             doc.write_text(text)
             with mock.patch.object(tables, "DOCS", [doc]), contextlib.redirect_stdout(io.StringIO()), \
-                    mock.patch.dict(sys.modules, {"prose.fixture": mock.Mock(pct=fixture_pct)}), \
+                    mock.patch.dict(sys.modules, {"prose.fixture": mock.Mock(pct=fixture_pct, pick=lambda d, n: f"{d} at {n}")}), \
                     mock.patch.object(sys, "argv", ["tables.py", *flags]):
                 return tables.main(), doc.read_text()
 
@@ -123,12 +123,16 @@ class Values(unittest.TestCase):
         self.assertEqual(text, f"Copy reaches <!-- value fixture.pct -->{want:.1f}%<!-- /value --> at 1024.\n")
         self.assertEqual(self.run_main(text, "--check"), (0, text))
 
+    def test_words_after_the_name_are_arguments(self):
+        code, text = self.run_main("<!-- value fixture.pick float 1024 -->?<!-- /value -->\n")
+        self.assertEqual((code, text), (0, "<!-- value fixture.pick float 1024 -->float at 1024<!-- /value -->\n"))
+
     def test_an_unknown_value_names_its_module(self):
         with self.assertRaisesRegex(SystemExit, "no function nope in plots/prose/lab.py"):
             self.run_main("<!-- value lab.nope -->1<!-- /value -->\n")
 
     def test_a_marker_without_its_end_on_the_line_stops_the_run(self):
-        with self.assertRaisesRegex(SystemExit, "not '<!-- value module.function -->text<!-- /value -->' on one line"):
+        with self.assertRaisesRegex(SystemExit, r"not '<!-- value module.function \[args\] -->text<!-- /value -->' on one line"):
             self.run_main("<!-- value fixture.pct -->1\n<!-- /value -->\n")
 
     def test_a_failed_row_cannot_be_quoted(self):

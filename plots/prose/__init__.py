@@ -97,8 +97,9 @@ def span(values, digits=1, unit=""):
     return f"{lo}{unit}" if lo == hi else f"{lo} to {hi}{unit}"
 
 
-def value(name):
-    """The text of the quoted value `module.function` (plots/prose/<module>.py)."""
+def value(name, *args):
+    """The text of the quoted value `module.function` (plots/prose/<module>.py), called with
+    `args` (words of the marker after the name, e.g. a type)."""
     module, _, function = name.partition(".")
     if not function or not re.fullmatch(r"[a-z_]+", module):
         raise SystemExit(f"prose: '{name}' is not <module>.<function>")
@@ -106,7 +107,7 @@ def value(name):
         found = getattr(importlib.import_module(f"prose.{module}"), function)
     except (ModuleNotFoundError, AttributeError):
         raise SystemExit(f"prose: no function {function} in plots/prose/{module}.py for '{name}'") from None
-    text = found()
+    text = found(*args)
     if not isinstance(text, str):
         raise SystemExit(f"prose: {name} returned {type(text).__name__}, not the text to show")
     return text

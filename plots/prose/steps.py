@@ -140,24 +140,14 @@ def copy_idle_half_cap():
     return _whole(_share_pct("half", _sm_read_gbps("00_copy") * _idle_latency_ns()))
 
 
-def copy_naive_float():
-    """% of cudaMemcpy of copy_naive, float 16384², from 00_copy."""
-    return _whole(_pct_large("00_copy", "copy_naive", "float"))
+def copy_naive(dtype):
+    """% of cudaMemcpy of copy_naive, `dtype` 16384², from 00_copy."""
+    return _whole(_pct_large("00_copy", "copy_naive", dtype))
 
 
-def copy_naive_half():
-    """% of cudaMemcpy of copy_naive, half 16384², from 00_copy."""
-    return _whole(_pct_large("00_copy", "copy_naive", "half"))
-
-
-def copy_naive_share_float():
-    """copy_naive's share of cudaMemcpy as a fraction, float 16384², from 00_copy."""
-    return num(_pct_large("00_copy", "copy_naive", "float") / 100, 2)
-
-
-def copy_naive_share_half():
-    """copy_naive's share of cudaMemcpy as a fraction, half 16384², from 00_copy."""
-    return num(_pct_large("00_copy", "copy_naive", "half") / 100, 2)
+def copy_naive_share(dtype):
+    """copy_naive's share of cudaMemcpy as a fraction, `dtype` 16384², from 00_copy."""
+    return num(_pct_large("00_copy", "copy_naive", dtype) / 100, 2)
 
 
 def copy_naive_occupancy():
@@ -165,24 +155,14 @@ def copy_naive_occupancy():
     return span([_metric("copy_naive", d, "occupancy_pct") for d in ("float", "half")], digits=0)
 
 
-def copy_naive_in_flight_float():
-    """KB in flight per SM for copy_naive, float: ncu occupancy x 2048 threads x 4 B."""
-    return num(_naive_in_flight_bytes("float") / 1000)
+def copy_naive_in_flight(dtype):
+    """KB in flight per SM for copy_naive, `dtype`: ncu occupancy x 2048 threads x sizeof(T)."""
+    return num(_naive_in_flight_bytes(dtype) / 1000)
 
 
-def copy_naive_in_flight_half():
-    """KB in flight per SM for copy_naive, half: ncu occupancy x 2048 threads x 2 B."""
-    return num(_naive_in_flight_bytes("half") / 1000)
-
-
-def loaded_latency_float():
-    """copy_naive's latency under load, float, ns (ncu occupancy, 00_copy): to 10 ns."""
-    return _round_to(_loaded_latency_ns("float"), 10)
-
-
-def loaded_latency_half():
-    """copy_naive's latency under load, half, ns (ncu occupancy, 00_copy): to 10 ns."""
-    return _round_to(_loaded_latency_ns("half"), 10)
+def loaded_latency(dtype):
+    """copy_naive's latency under load, `dtype`, ns (ncu occupancy, 00_copy): to 10 ns."""
+    return _round_to(_loaded_latency_ns(dtype), 10)
 
 
 def loaded_latency_range():
@@ -214,14 +194,9 @@ def loaded_in_flight_kb():
     return _whole(_loaded_in_flight_bytes() / 1000)
 
 
-def cap_float():
-    """% of cudaMemcpy that 4-byte elements, one per thread, allow (step 00's loaded latency)."""
-    return _whole(_cap_pct("float"))
-
-
-def cap_half():
-    """% of cudaMemcpy that 2-byte elements, one per thread, allow (step 00's loaded latency)."""
-    return _whole(_cap_pct("half"))
+def cap(dtype):
+    """% of cudaMemcpy that elements of `dtype`, one per thread, allow (step 00's loaded latency)."""
+    return _whole(_cap_pct(dtype))
 
 
 # ---- step 01 ------------------------------------------------------------------------------
@@ -245,14 +220,9 @@ def naive_row_ratio():
     return num(_naive_row_gbps("float") / _naive_row_gbps("half"))
 
 
-def naive_row_elements_float():
-    """Billions of elements naive_row transposes a second, float 16384² (2 x 4 bytes each)."""
-    return _whole(_naive_row_gbps("float") / (2 * SIZES["float"]))
-
-
-def naive_row_elements_half():
-    """Billions of elements naive_row transposes a second, half 16384² (2 x 2 bytes each)."""
-    return _whole(_naive_row_gbps("half") / (2 * SIZES["half"]))
+def naive_row_elements(dtype):
+    """Billions of elements naive_row transposes a second, `dtype` 16384² (2 x sizeof(T) bytes each)."""
+    return _whole(_naive_row_gbps(dtype) / (2 * SIZES[dtype]))
 
 
 def naive_row_st_sectors():
@@ -260,24 +230,14 @@ def naive_row_st_sectors():
     return _whole(_metric("naive_row", "float", "st_sectors_per_req"))
 
 
-def naive_row_st_use_float():
-    """naive_row's store sector use, %, float, from ncu."""
-    return num(_metric("naive_row", "float", "st_sector_use_pct"))
+def naive_row_st_use(dtype):
+    """naive_row's store sector use, %, `dtype`, from ncu."""
+    return num(_metric("naive_row", dtype, "st_sector_use_pct"))
 
 
-def naive_row_st_use_half():
-    """naive_row's store sector use, %, half, from ncu."""
-    return num(_metric("naive_row", "half", "st_sector_use_pct"))
-
-
-def naive_row_ld_sectors_float():
-    """naive_row's sectors per load request, float, from ncu."""
-    return _whole(_metric("naive_row", "float", "ld_sectors_per_req"))
-
-
-def naive_row_ld_sectors_half():
-    """naive_row's sectors per load request, half, from ncu."""
-    return _whole(_metric("naive_row", "half", "ld_sectors_per_req"))
+def naive_row_ld_sectors(dtype):
+    """naive_row's sectors per load request, `dtype`, from ncu."""
+    return _whole(_metric("naive_row", dtype, "ld_sectors_per_req"))
 
 
 def naive_row_ld_use():
@@ -293,26 +253,16 @@ def naive_col_ld_sectors():
     return _whole(_metric("naive_col", "float", "ld_sectors_per_req"))
 
 
-def naive_col_st_sectors_float():
-    """naive_col's sectors per store request, float, from ncu."""
-    return _whole(_metric("naive_col", "float", "st_sectors_per_req"))
-
-
-def naive_col_st_sectors_half():
-    """naive_col's sectors per store request, half, from ncu."""
-    return _whole(_metric("naive_col", "half", "st_sectors_per_req"))
+def naive_col_st_sectors(dtype):
+    """naive_col's sectors per store request, `dtype`, from ncu."""
+    return _whole(_metric("naive_col", dtype, "st_sectors_per_req"))
 
 
 # ---- step 03 ------------------------------------------------------------------------------
 
-def unroll_naive_col_float():
-    """naive_col's % of cudaMemcpy, float 16384², from 03_unroll."""
-    return _whole(_pct_large("03_unroll", "naive_col", "float"))
-
-
-def unroll_naive_col_half():
-    """naive_col's % of cudaMemcpy, half 16384², from 03_unroll."""
-    return _whole(_pct_large("03_unroll", "naive_col", "half"))
+def unroll_naive_col(dtype):
+    """naive_col's % of cudaMemcpy, `dtype` 16384², from 03_unroll."""
+    return _whole(_pct_large("03_unroll", "naive_col", dtype))
 
 
 def _unroll_sectors(metric):
@@ -366,34 +316,19 @@ def shared_ceiling():
     return _whole(ceiling_gbps / _memcpy_gbps("05_shared") * 100)
 
 
-def shared_vec16_float():
-    """Step 04's vec16_store, % of cudaMemcpy, float 16384², from 05_shared."""
-    return _whole(_pct_large("05_shared", "vec16_store", "float"))
+def shared_vec16(dtype):
+    """Step 04's vec16_store, % of cudaMemcpy, `dtype` 16384², from 05_shared."""
+    return _whole(_pct_large("05_shared", "vec16_store", dtype))
 
 
-def shared_vec16_half():
-    """Step 04's vec16_store, % of cudaMemcpy, half 16384², from 05_shared."""
-    return _whole(_pct_large("05_shared", "vec16_store", "half"))
+def shared(dtype):
+    """shared_32x8, % of cudaMemcpy, `dtype` 16384², from 05_shared."""
+    return _whole(_pct_large("05_shared", "shared_32x8", dtype))
 
 
-def shared_float():
-    """shared_32x8, % of cudaMemcpy, float 16384², from 05_shared."""
-    return _whole(_pct_large("05_shared", "shared_32x8", "float"))
-
-
-def shared_half():
-    """shared_32x8, % of cudaMemcpy, half 16384², from 05_shared."""
-    return _whole(_pct_large("05_shared", "shared_32x8", "half"))
-
-
-def shared_ld_wavefronts_float():
-    """shared_32x8's shared-memory load wavefronts per request, float, from ncu."""
-    return _whole(_metric("shared_32x8", "float", "smem_ld_wavefronts_per_req"))
-
-
-def shared_ld_wavefronts_half():
-    """shared_32x8's shared-memory load wavefronts per request, half, from ncu."""
-    return _whole(_metric("shared_32x8", "half", "smem_ld_wavefronts_per_req"))
+def shared_ld_wavefronts(dtype):
+    """shared_32x8's shared-memory load wavefronts per request, `dtype`, from ncu."""
+    return _whole(_metric("shared_32x8", dtype, "smem_ld_wavefronts_per_req"))
 
 
 def shared_st_wavefronts():
@@ -506,17 +441,10 @@ def cp_async_half_registers():
     return _whole(_ncu_0708("cp_async", "half", "registers"))
 
 
-def _evict_dram(dtype):
-    """DRAM % of peak before and after evict-first stores (tile256B_vec16, evict_first_stores)."""
+def evict_dram(dtype):
+    """DRAM % of peak before and after evict-first stores (tile256B_vec16 to evict_first_stores),
+    `dtype`, from ncu_0708."""
     before, after = (_ncu_0708(k, dtype, "dram_pct_of_peak") for k in ("tile256B_vec16", "evict_first_stores"))
     return f"{_whole(before)} to {_whole(after)}"
 
 
-def evict_dram_float():
-    """DRAM % of peak, tile256B_vec16 to evict_first_stores, float, from ncu_0708."""
-    return _evict_dram("float")
-
-
-def evict_dram_half():
-    """DRAM % of peak, tile256B_vec16 to evict_first_stores, half, from ncu_0708."""
-    return _evict_dram("half")
