@@ -166,6 +166,8 @@ class Values(unittest.TestCase):
         self.assertEqual(prose.span([43.44, 42.94, 43.1], unit="%"), "42.9 to 43.4%")
         self.assertEqual(prose.span([5.01, 4.99]), "5.0")
         self.assertEqual(prose.median([3, 1, 2]), 2)
+        self.assertEqual(prose.num(1.15), "1.2")  # half up from the CSV's digits (format() gives 1.1)
+        self.assertEqual(prose.num(70.5, 0), "71")
 
 
 class Diff(unittest.TestCase):

@@ -12,6 +12,7 @@ and the other pages). The helpers below read the CSVs the same way the tables do
 file of a source). Standard library only.
 """
 import importlib
+from decimal import ROUND_HALF_UP, Decimal
 import re
 import statistics
 
@@ -87,8 +88,9 @@ def median(values):
 
 
 def num(x, digits=1):
-    """A number as the prose shows it: 42.94 -> '42.9'."""
-    return f"{x:.{digits}f}"
+    """A number as the prose shows it, rounded half up from the digits the CSV wrote (not from
+    the float nearest to them): 42.94 -> '42.9', 1.15 -> '1.2'."""
+    return str(Decimal(repr(x)).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP))
 
 
 def span(values, digits=1, unit=""):

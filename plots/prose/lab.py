@@ -2,7 +2,7 @@
 import csv
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from prose import DTYPES, gbps, median, num, pct, report, row, runs, span, table
 from results import DTYPE_BYTES
@@ -64,19 +64,9 @@ def _exact(x):
     return Decimal(repr(x))
 
 
-def _round(x, digits=1):
-    """x rounded half up to `digits` decimals."""
-    return float(_exact(x).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP))
-
-
-def _range(values, digits=1, unit=""):
-    """span() of the values rounded half up: '0.2 to 0.9', or one number."""
-    return span([_round(v, digits) for v in values], digits, unit)
-
-
 def _largest(values, digits=1):
-    """The largest value, rounded half up: '0.6'."""
-    return num(_round(max(values), digits), digits)
+    """The largest value, as the prose shows it: '0.6'."""
+    return num(max(values), digits)
 
 
 def _count(wins, total):
@@ -197,7 +187,7 @@ def small_tile_loss_from_8192():
     """lab_tune: the 128-byte tile behind the 256-byte one, float and half, 8192 up, rows on 256-byte lines."""
     tbl = table("lab_tune")
     keep = lambda d, r, c: _from_8192(d, r, c) and not _straddles(d, c)
-    return _range(_gaps(tbl, TUNED, SMALL, _cells(tbl, keep, ["float", "half"])))
+    return span(_gaps(tbl, TUNED, SMALL, _cells(tbl, keep, ["float", "half"])))
 
 
 def _unaligned_profile():
@@ -225,12 +215,12 @@ def _shifted_ratio(metric):
 
 def shifted_read_requests():
     """ncu_unaligned: L2 read requests at 4899 over 4896, float and half."""
-    return _range(_shifted_ratio("lts__t_requests_srcunit_tex_op_read.sum"), 0)
+    return span(_shifted_ratio("lts__t_requests_srcunit_tex_op_read.sum"), 0)
 
 
 def shifted_instructions():
     """ncu_unaligned: instructions at 4899 over 4896, float and half."""
-    return _range(_shifted_ratio("smsp__inst_executed.sum"), 0)
+    return span(_shifted_ratio("smsp__inst_executed.sum"), 0)
 
 
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
@@ -242,22 +232,22 @@ def _tune_gaps_16384(other):
 
 def evict_loads_cost_16384():
     """lab_tune: what the evict-first policy on the loads costs at 16384, every type."""
-    return _range(_tune_gaps_16384(TUNED + "_evictloads"))
+    return span(_tune_gaps_16384(TUNED + "_evictloads"))
 
 
 def l2_prefetch_cost_16384():
     """lab_tune: what the .L2::256B prefetch hint costs at 16384, every type."""
-    return _range(_tune_gaps_16384(TUNED + "_l2prefetch"))
+    return span(_tune_gaps_16384(TUNED + "_l2prefetch"))
 
 
 def column_order_gain_16384():
     """lab_tune: the column order's lead over row-major (_rows) at 16384, every type."""
-    return _range(_tune_gaps_16384(TUNED + "_rows"))
+    return span(_tune_gaps_16384(TUNED + "_rows"))
 
 
 def column_order_gain_8192():
     """lab_coarsen (the map, 8192): headline_tile256's lead over order_rows, every type."""
-    return _range(_map_gaps(HEADLINE, "order_rows", lambda d, r, c: r == c == 8192))
+    return span(_map_gaps(HEADLINE, "order_rows", lambda d, r, c: r == c == 8192))
 
 
 def pairs_trail_two_byte():
@@ -273,17 +263,17 @@ def pairs_trail_others():
 def column_pairs_gain_two_byte():
     """lab_coarsen: order_rows' lead over runs256 for half and bf16 at 8192, 11584 and 8192 x 16384."""
     keep = lambda d, r, c: (r, c) in ((8192, 8192), (11584, 11584), (8192, 16384))
-    return _range(_map_gaps("order_rows", "runs256", keep, ["half", "bf16"]))
+    return span(_map_gaps("order_rows", "runs256", keep, ["half", "bf16"]))
 
 
 def column_pairs_gain_half_4896():
     """lab_coarsen: order_rows' lead over runs256, half at 4896."""
-    return _range(_map_gaps("order_rows", "runs256", lambda d, r, c: r == 4896, ["half"]))
+    return span(_map_gaps("order_rows", "runs256", lambda d, r, c: r == 4896, ["half"]))
 
 
 def _loss_from_8192(kernel):
     """lab_coarsen: how far `kernel` trails headline_tile256, every type and shape from 8192 up."""
-    return _range(_map_gaps(HEADLINE, kernel, _from_8192))
+    return span(_map_gaps(HEADLINE, kernel, _from_8192))
 
 
 def diagonal_loss_from_8192():
@@ -317,14 +307,14 @@ def bands_behind_count():
 
 def bands_behind():
     """lab_coarsen: by how much order_column_bands trails headline_tile256 where it does, 8192 up."""
-    return _range(_bands_behind())
+    return span(_bands_behind())
 
 
 # --- Regions, double buffering, persistent grid, bulk stores (lab_coarsen, ncu_double16384) ---
 
 def never_loss_double_8192x16384():
     """lab_coarsen: what regions_never loses to coarsen, double at 8192 x 16384 (the 128 KB pitch)."""
-    return _range(_map_gaps("coarsen", "regions_never", lambda d, r, c: (r, c) == (8192, 16384), ["double"]))
+    return span(_map_gaps("coarsen", "regions_never", lambda d, r, c: (r, c) == (8192, 16384), ["double"]))
 
 
 def never_double_16384():
@@ -334,12 +324,12 @@ def never_double_16384():
 
 def two_regions_cost_map():
     """lab_coarsen (the map, 8192): what regions_always loses to regions_never, every type."""
-    return _range(_map_gaps("regions_never", "regions_always", lambda d, r, c: r == c == 8192))
+    return span(_map_gaps("regions_never", "regions_always", lambda d, r, c: r == c == 8192))
 
 
 def double_buffer_loss():
     """lab_coarsen: double_buffer behind headline_tile256 at 8192 and 16384, every type."""
-    return _range(_map_gaps(HEADLINE, "double_buffer", lambda d, r, c: r == c and r in (8192, 16384)))
+    return span(_map_gaps(HEADLINE, "double_buffer", lambda d, r, c: r == c and r in (8192, 16384)))
 
 
 def double_buffer_float_2048():
@@ -354,12 +344,12 @@ def _occupancy(source, kernel, dtype):
 
 def double_buffer_occupancy():
     """ncu_double16384: achieved occupancy of double_buffer, double at 16384."""
-    return num(_round(_occupancy("ncu_double16384", "double_buffer", "double"), 0), 0) + "%"
+    return num(_occupancy("ncu_double16384", "double_buffer", "double"), 0) + "%"
 
 
 def headline_occupancy_double():
     """ncu_double16384: achieved occupancy of headline_tile256, double at 16384."""
-    return num(_round(_occupancy("ncu_double16384", HEADLINE, "double"), 0), 0) + "%"
+    return num(_occupancy("ncu_double16384", HEADLINE, "double"), 0) + "%"
 
 
 def bulk_store_gap_from_8192():
@@ -369,7 +359,7 @@ def bulk_store_gap_from_8192():
 
 def bulk_store_loss_2048():
     """lab_coarsen: bulk_store behind headline_tile256 at 2048, every type."""
-    return _range(_map_gaps(HEADLINE, "bulk_store", lambda d, r, c: r == 2048), 0)
+    return span(_map_gaps(HEADLINE, "bulk_store", lambda d, r, c: r == 2048), 0)
 
 
 # --- Occupancy (lab_occupancy, ncu_occupancy) ---
@@ -381,18 +371,18 @@ def headline_registers_float():
 
 def two_blocks_occupancy():
     """ncu_occupancy: achieved occupancy at 2 blocks per SM, float and half."""
-    return _range([_occupancy("ncu_occupancy", "blocks_per_sm_2", d) for d in ("float", "half")], 0, "%")
+    return span([_occupancy("ncu_occupancy", "blocks_per_sm_2", d) for d in ("float", "half")], 0, "%")
 
 
 def two_half_blocks_occupancy():
     """ncu_occupancy: achieved occupancy of half at 2 blocks per SM."""
-    return _range([_occupancy("ncu_occupancy", "blocks_per_sm_2", "half")], 0, "%")
+    return span([_occupancy("ncu_occupancy", "blocks_per_sm_2", "half")], 0, "%")
 
 
 def two_blocks_half_gap_16384():
     """lab_occupancy: headline_tile256's lead over blocks_per_sm_2, half at 16384."""
     tbl = table("lab_occupancy")
-    return _range(_gaps(tbl, HEADLINE, "blocks_per_sm_2", [("half", 16384, 16384)]))
+    return span(_gaps(tbl, HEADLINE, "blocks_per_sm_2", [("half", 16384, 16384)]))
 
 
 def _in_flight(low_kb, high_kb):
@@ -405,7 +395,7 @@ def _in_flight(low_kb, high_kb):
             for d in DTYPES:
                 if low_kb <= int(m.group(1)) * 65536 // DTYPE_BYTES[d] // 1024 <= high_kb:
                     found.append(_pct(tbl, kernel, (d, 16384, 16384)))
-    return _range(found, 0, "%")
+    return span(found, 0, "%")
 
 
 def in_flight_8_to_16kb():
@@ -423,14 +413,14 @@ def in_flight_24_to_32kb():
 def l2_prefetch_gain_half_11584():
     """lab_tune: what the .L2::256B prefetch hint gains, half at 11584."""
     tbl = table("lab_tune")
-    return _range(_gaps(tbl, TUNED + "_l2prefetch", TUNED, [("half", 11584, 11584)]))
+    return span(_gaps(tbl, TUNED + "_l2prefetch", TUNED, [("half", 11584, 11584)]))
 
 
 def l2_prefetch_loss_aligned():
     """lab_tune: what the prefetch hint costs at every shape from 4096 up whose rows start on 256-byte boundaries."""
     tbl = table("lab_tune")
     keep = lambda d, r, c: min(r, c) >= 4096 and not _straddles(d, c)
-    return _range(_gaps(tbl, TUNED, TUNED + "_l2prefetch", _cells(tbl, keep)))
+    return span(_gaps(tbl, TUNED, TUNED + "_l2prefetch", _cells(tbl, keep)))
 
 
 # --- Step 08's variants (lab_inplace, lab_inplace_tune, 08_inplace) ---
@@ -442,12 +432,12 @@ def _inplace_gaps(ahead, behind, keep):
 
 def square_grid_cost():
     """lab_inplace: inplace_square_grid behind inplace_one_region at 8192 and 16384, every type."""
-    return _range(_inplace_gaps("inplace_one_region", "inplace_square_grid", lambda d, r, c: r == c))
+    return span(_inplace_gaps("inplace_one_region", "inplace_square_grid", lambda d, r, c: r == c))
 
 
 def one_region_lead_8192():
     """lab_inplace: inplace_one_region ahead of inplace_two_regions at 8192, every type."""
-    return _range(_inplace_gaps("inplace_one_region", "inplace_two_regions", lambda d, r, c: r == c == 8192))
+    return span(_inplace_gaps("inplace_one_region", "inplace_two_regions", lambda d, r, c: r == c == 8192))
 
 
 def one_region_lead_16384():
@@ -468,13 +458,13 @@ def regions_x4_double():
 def regions_x4_gain_double():
     """lab_inplace_tune: what four regions gain over two, double at 16384."""
     four, two, cell = _regions_x4_double()
-    return _range(_gaps(table("lab_inplace_tune"), four, two, [cell]))
+    return span(_gaps(table("lab_inplace_tune"), four, two, [cell]))
 
 
 def inplace_squares():
     """08_inplace (the chapter's CSV): step 08's kernel at 8192 and 16384, every type."""
     tbl = table("08_inplace")
-    return _range([_pct(tbl, "inplace", x) for x in _cells(tbl, lambda d, r, c: r == c and r in (8192, 16384))], 0, "%")
+    return span([_pct(tbl, "inplace", x) for x in _cells(tbl, lambda d, r, c: r == c and r in (8192, 16384))], 0, "%")
 
 
 # --- In place for any rectangle (lab_inplace_rect and its runs, 08_inplace_rect, ncu_inplace_rect) ---
@@ -520,7 +510,7 @@ def pass2_spread_where():
     """lab_inplace_rect runs: where pass 2 moved most, and its lowest to highest run."""
     found = _pass_runs("cycles_pass2_chunks")
     o, d, rows, cols = max(found, key=lambda k: _spread(found[k]))
-    return f"`{d}`, {rows} x {cols}: {_range(found[(o, d, rows, cols)], unit='%')}"
+    return f"`{d}`, {rows} x {cols}: {span(found[(o, d, rows, cols)], unit='%')}"
 
 
 def cut_cycles_below_count():
@@ -545,23 +535,23 @@ def _rect(kernel, dtypes=DTYPES):
 
 def row_pass_wide():
     """lab_inplace_rect: the row pass, float and double, both shapes and orientations."""
-    return _range(_rect("rect_pass2_shuffle_rows", ["float", "double"]), 0, "%")
+    return span(_rect("rect_pass2_shuffle_rows", ["float", "double"]), 0, "%")
 
 
 def row_pass_narrow():
     """lab_inplace_rect: the row pass, half and bf16, both shapes and orientations."""
-    return _range(_rect("rect_pass2_shuffle_rows", ["half", "bf16"]), 0, "%")
+    return span(_rect("rect_pass2_shuffle_rows", ["half", "bf16"]), 0, "%")
 
 
 def column_passes():
     """lab_inplace_rect: passes 1 and 3 (16-byte panels), both shapes and orientations, every type."""
-    return _range(_rect("rect_pass1_rotate_columns") + _rect("rect_pass3_permute_columns"), 0, "%")
+    return span(_rect("rect_pass1_rotate_columns") + _rect("rect_pass3_permute_columns"), 0, "%")
 
 
 def three_passes():
     """lab_inplace_rect: the three passes end to end (times added: 1 / sum of 1 / %), both shapes."""
     passes = [_rect(k) for k in ("rect_pass1_rotate_columns", "rect_pass2_shuffle_rows", "rect_pass3_permute_columns")]
-    return _range([1 / sum(1 / p for p in ps) for ps in zip(*passes)], 0, "%")
+    return span([1 / sum(1 / p for p in ps) for ps in zip(*passes)], 0, "%")
 
 
 def _rect_profile():
@@ -578,7 +568,7 @@ def _rect_profile():
 
 
 def _busy(function, metric):
-    return _range([m[metric] for _, f, m in _rect_profile() if f == function], 0, "%")
+    return span([m[metric] for _, f, m in _rect_profile() if f == function], 0, "%")
 
 
 def column_pass_l2_busy():
@@ -610,7 +600,7 @@ def halving_cost():
             speeds = [_pct_if(tbl, f"{kernel}{w}_rxc", (d, 8192, 16384)) for w in ("", "_8B", "_4B")]
             speeds = [x for x in speeds if x is not None]
             losses += [100 * (1 - narrow / wide) for wide, narrow in zip(speeds, speeds[1:])]
-    return _range(losses, 0, "%")
+    return span(losses, 0, "%")
 
 
 # Where the cluster's gathers read consecutive rows: pass 1 and pass 3 at 8192 x 16384, pass 1 at
@@ -627,7 +617,7 @@ def _cluster(best_of):
         for d in ("float", "double"):
             measured = [_pct_if(tbl, f"{kernel}{v}_{o}", (d, rows, cols)) for v in best_of]
             found.append(max(x for x in measured if x is not None))
-    return _range(found, 0, "%")
+    return span(found, 0, "%")
 
 
 def cluster_before():
@@ -649,12 +639,12 @@ def _two_passes_rect(measure):
 
 def two_passes_rect():
     """lab_inplace_rect: step 08's transpose_inplace end to end, % of cudaMemcpy, every rectangle and type."""
-    return _range(_two_passes_rect(pct), 0, "%")
+    return span(_two_passes_rect(pct), 0, "%")
 
 
 def two_passes_rect_gbps():
     """lab_inplace_rect: step 08's transpose_inplace end to end, GB/s, every rectangle and type."""
-    return _range(_two_passes_rect(gbps), 0, " GB/s")
+    return span(_two_passes_rect(gbps), 0, " GB/s")
 
 
 # ---- The two passes beside alignment controls (lab_inplace_align and its repeat runs) -------
@@ -682,41 +672,41 @@ def _whole_tiles(dtype, rows, cols):
     return math.gcd(rows, cols) % (256 // DTYPE_BYTES[dtype]) == 0
 
 
-def _align_range(pass_, lines, whole=None):
+def _alignspan(pass_, lines, whole=None):
     """Range of the medians of `pass_` over the (type, shape) cells with or without aligned
     squares and chunks (and, if `whole` is given, with or without whole tiles)."""
-    return _range([m for d, r, c, m in _align_medians(pass_)
+    return span([m for d, r, c, m in _align_medians(pass_)
                    if _lines(d, r, c) == lines and (whole is None or _whole_tiles(d, r, c) == whole)], unit="%")
 
 
 def align_pass1_lines_whole():
-    return _align_range("pass1_squares", True, True)
+    return _alignspan("pass1_squares", True, True)
 
 
 def align_pass1_lines_partial():
-    return _align_range("pass1_squares", True, False)
+    return _alignspan("pass1_squares", True, False)
 
 
 def align_pass1_off():
-    return _align_range("pass1_squares", False)
+    return _alignspan("pass1_squares", False)
 
 
 def align_pass2_lines():
-    return _align_range("pass2_chunks", True)
+    return _alignspan("pass2_chunks", True)
 
 
 def align_pass2_off():
-    return _align_range("pass2_chunks", False)
+    return _alignspan("pass2_chunks", False)
 
 
 def align_end_to_end_lines():
     """End to end where squares and chunks start on lines, 4- and 8-byte types."""
-    return _range([m for d, r, c, m in _align_medians("inplace") if _lines(d, r, c) and DTYPE_BYTES[d] > 2], unit="%")
+    return span([m for d, r, c, m in _align_medians("inplace") if _lines(d, r, c) and DTYPE_BYTES[d] > 2], unit="%")
 
 
 def align_end_to_end_lines_2byte():
-    return _range([m for d, r, c, m in _align_medians("inplace") if _lines(d, r, c) and DTYPE_BYTES[d] == 2], unit="%")
+    return span([m for d, r, c, m in _align_medians("inplace") if _lines(d, r, c) and DTYPE_BYTES[d] == 2], unit="%")
 
 
 def align_end_to_end_off():
-    return _range([m for d, r, c, m in _align_medians("inplace") if not _lines(d, r, c)], unit="%")
+    return span([m for d, r, c, m in _align_medians("inplace") if not _lines(d, r, c)], unit="%")
