@@ -596,16 +596,16 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 
 namespace detail {
 
-/// The shifted path's tile in shared memory: the kN x kN tile and the first V - 1 rows of the
-/// tile below it (kN + V - 1 input rows), in groups of V rows. Tile row r holds the aligned
+/// The shifted path's packed tile in shared memory, for even cols: the kN x kN tile and the
+/// first V - 1 rows of the tile below it (kN + V - 1 input rows), in groups of V rows. Tile row r holds the aligned
 /// 16-byte chunks of `in` that cover its kN elements: kN / V + 1 of them, because the row
 /// starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1), so its element c sits
 /// at position c + s_r. After each group of V rows comes one spare chunk, so that the column
 /// reads of the store phase spread over the banks (lab/test_lab_shifted.cu counts them with
 /// the bank model of tests/exercises/banks.hpp).
-// [shifted_tile]
+// [packed_tile]
 template <typename T, int kN>
-struct ShiftedTile {
+struct PackedTile {
   static constexpr int kV = 16 / sizeof(T);                  // elements per 16-byte chunk
   static constexpr int kRows = kN + kV - 1;                  // the tile's rows and V - 1 more
   static constexpr int kRowChunks = kN / kV + 1;             // chunks per row
@@ -618,7 +618,33 @@ struct ShiftedTile {
   /// Index, in elements, of position p of tile row r.
   __host__ __device__ static constexpr int at(int r, int p) { return at(r / kV, r % kV, p); }
 };
-// [shifted_tile]
+// [packed_tile]
+
+/// The line tile, for odd cols: the same kN + V - 1 rows, each on whole 128-byte lines of
+/// shared memory, and each line of `in` copied to the same place of a line of shared memory.
+/// Tile row r starts e_r elements into its 128-byte line of `in` (its place), so its element
+/// c sits at position c + e_r, and a row spans as many lines as a kN-element run can touch.
+/// Eight lanes of a warp then copy one line of `in` to one line of shared memory, where the
+/// packed tile's rows start anywhere in a line: at `float` 4899 x 4899 the packed tile's
+/// copies asked L2 for 1.9 times the sectors of the 16-byte path at 4896 x 4896, this tile's
+/// 1.15 times (docs/results/ncu_shifted_h200_2026-11-24.txt). For odd cols the places of the
+/// rows that a warp reads at one step of the store phase, V rows apart, differ by odd
+/// multiples of 16 bytes, so those reads still spread over the banks (LabShifted.*); for even
+/// cols they would not, and the packed tile is used.
+// [line_tile]
+template <typename T, int kN>
+struct LineTile {
+  static constexpr int kV = 16 / sizeof(T);
+  static constexpr int kRows = kN + kV - 1;
+  static constexpr int kLineElements = 128 / sizeof(T);
+  static constexpr int kLines = (kN + 2 * kLineElements - 2) / kLineElements;  // lines a row of kN can touch
+  static constexpr int kPitch = kLines * kLineElements;                         // elements per tile row
+  static constexpr int kRowChunks = kPitch / kV;                                 // chunks per row
+  static constexpr int kChunks = kRows * kRowChunks;                             // 16-byte chunks in all
+  /// Index, in elements, of position p of tile row r.
+  __host__ __device__ static constexpr int at(int r, int p) { return r * kPitch + p; }
+};
+// [line_tile]
 
 /// Rotates 16 bytes down by `elements` elements of T: element e of the result is element
 /// (e + elements) mod V of v. Whole words move by selects; 2-byte steps by funnel shifts.
@@ -651,38 +677,46 @@ __device__ __forceinline__ uint4 rotate_down(uint4 v, int elements) {
 /// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start
 /// at tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile writes the kN / V chunks
 /// that start inside it, the last one ending in the V - 1 rows below the tile; its first u_j
-/// elements belong to the chunk that the tile above writes. kEdge: the tile is at an edge of
-/// the matrix (its first tile row, its last tile column, a tile without V rows below it),
-/// where rows, columns and chunks are checked and the ends of the output rows are written
-/// element by element (all other tiles skip the checks).
+/// elements belong to the chunk that the tile above writes. kLines: the tile in shared memory
+/// is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile is at an
+/// edge of the matrix (its first tile row, its last tile column, a tile without V rows below
+/// it), where rows, columns and chunks are checked and the ends of the output rows are
+/// written element by element (all other tiles skip the checks).
 // [shifted]
-template <typename T, int kN, int kThreads, bool kEdge>
+template <typename T, int kN, int kThreads, bool kLines, bool kEdge>
 __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
                                                   int rows, int cols, std::size_t r0, std::size_t c0) {
-  using Tile = ShiftedTile<T, kN>;
+  using Tile = std::conditional_t<kLines, LineTile<T, kN>, PackedTile<T, kN>>;
   constexpr int kV = Tile::kV;
-  constexpr int kLoads = (Tile::kRows * Tile::kRowChunks + kThreads - 1) / kThreads;  // chunks per thread
-  constexpr int kStores = kN * kN / kV / kThreads;                                    // output chunks per thread
+  constexpr int kRowChunks = Tile::kRowChunks;                                   // chunks a tile row holds
+  constexpr int kLoads = (Tile::kRows * kRowChunks + kThreads - 1) / kThreads;  // per thread
+  constexpr int kStores = kN * kN / kV / kThreads;                              // output chunks per thread
   static_assert(kStores >= 1 && kN * kN % (kV * kThreads) == 0, "whole output chunks per thread");
+  static_assert(kThreads / 32 % (kN / kV / 8) == 0, "a thread's output chunks have one q (store_chunk)");
   const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
   const int width = kEdge ? int(min(unsigned(kN), unsigned(cols - c0))) : kN;  // tile columns inside the matrix
   const std::size_t n = std::size_t(rows) * cols;                             // elements of `in` and `out`
 
-  // The shift s_r of tile row r: how many elements in[r0 + r][c0] lies past a 16-byte
-  // boundary. Only addresses mod 16 count, and 32-bit arithmetic keeps them (it wraps mod
-  // 2^32). Rows V apart have the same shift.
-  const unsigned in_corner = unsigned(reinterpret_cast<std::uintptr_t>(in + r0 * cols + c0) / sizeof(T));
-  auto shift = [&](int r) { return int((in_corner + unsigned(r) * unsigned(cols)) % kV); };
+  // The place of tile row r: where in[r0 + r][c0] lies, in elements, past a 16-byte boundary
+  // (the packed tile: its shift s_r, the same for rows V apart) or past a 128-byte one (the
+  // line tile: e_r). Only addresses mod 128 count, and 32-bit arithmetic keeps them (it
+  // wraps mod 2^32).
+  const unsigned in_corner = unsigned(reinterpret_cast<std::uintptr_t>(in + r0 * cols + c0));
+  auto place = [&](int r) {
+    constexpr unsigned kBoundary = kLines ? 128 : 16;
+    return int((in_corner + unsigned(r) * unsigned(cols) * unsigned(sizeof(T))) % kBoundary / sizeof(T));
+  };
 
   // Load phase: chunk q of tile row r is the aligned 16 bytes of `in` that hold tile columns
-  // q V - s_r ... q V - s_r + V - 1 (columns below 0 or from kN on: the neighbours', unused).
-  // Consecutive threads copy consecutive chunks, kRowChunks per row.
+  // q V - place ... q V - place + V - 1 (columns below 0 or from kN on: the neighbours',
+  // unused). Consecutive threads copy consecutive chunks, kRowChunks per row: in the line
+  // tile, whole lines of `in` (8 chunks), so that 8 consecutive lanes copy one line to one line.
 #pragma unroll
   for (int i = 0; i < kLoads; ++i) {
     const int idx = threadIdx.x + i * kThreads;
-    const int r = idx / Tile::kRowChunks, q = idx % Tile::kRowChunks;  // row, chunk
-    const int c = q * kV - shift(r);                                    // the chunk's first tile column
-    if (r >= below || c >= width) continue;  // past the matrix or the last pass, or none of the tile's columns
+    const int r = idx / kRowChunks, q = idx % kRowChunks;  // row, chunk
+    const int c = q * kV - place(r);                       // the chunk's first tile column
+    if (r >= below || c >= width || c + kV <= 0) continue;  // past the matrix or the last pass, or none of the tile's columns
     const std::ptrdiff_t x = std::ptrdiff_t((r0 + r) * cols + c0) + c;  // in[x]: the chunk's first element
     T* dst = &tile[Tile::at(r, q * kV)];
     if (!kEdge || (x >= 0 && std::size_t(x) + kV <= n)) {
@@ -702,18 +736,27 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   // Step k reads the row that is k mod V: whatever their chunks, a warp's lanes then read
   // elements at different places of their 16-byte chunks, so in different banks. Element e
   // (tile row first + e) lands in v[(u_j + e) mod V], and a rotation puts it at position e.
-  // A warp takes 8 chunks of 4 output rows (store_chunk).
+  // A warp takes 8 chunks of 4 output rows (store_chunk); a thread's chunks share q, so it
+  // reads 2 V tile rows in all, whose starts (the index of tile column 0) it keeps.
+  int q0, j0;
+  store_chunk<kN / kV, 8>(threadIdx.x, q0, j0);
+  int start[2][kV];  // start[g][k]: tile row (q0 + g) V + k
+#pragma unroll
+  for (int g = 0; g < 2; ++g) {
+#pragma unroll
+    for (int k = 0; k < kV; ++k) start[g][k] = Tile::at((q0 + g) * kV + k, place((q0 + g) * kV + k));
+  }
   const unsigned out_corner = unsigned(reinterpret_cast<std::uintptr_t>(out + c0 * rows + r0) / sizeof(T));
 #pragma unroll 2
   for (int i = 0; i < kStores; ++i) {
-    int q, j;  // chunk q of output row j (of the tile)
+    int q, j;  // chunk q of output row j (of the tile); q = q0
     store_chunk<kN / kV, 8>(threadIdx.x + i * kThreads, q, j);
     if (kEdge && j >= width) continue;  // past the last column of `in`
     const int u = int((kV - (out_corner + unsigned(j) * unsigned(rows)) % kV) % kV);  // u_j
     const int first = q * kV + u;  // the chunk's first tile row
     T v[kV];
 #pragma unroll
-    for (int k = 0; k < kV; ++k) v[k] = tile[Tile::at(q + (k < u), k, j + shift(k))];  // tile element (row, j)
+    for (int k = 0; k < kV; ++k) v[k] = tile[start[k < u][k] + j];  // tile element (row, j)
     uint4 chunk;
     memcpy(&chunk, v, sizeof(chunk));
     chunk = rotate_down<T>(chunk, u);           // element e at position e
@@ -731,7 +774,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     // The first tile row: the u_j elements before the first chunk (the rest of their chunk
     // ends the output row before, which its tile writes up to the row's end).
     if (kEdge && r0 == 0 && q == 0) {
-      for (int r = 0; r < u && r < below; ++r) dst[r] = tile[Tile::at(r, j + shift(r))];
+      for (int r = 0; r < u && r < below; ++r) dst[r] = tile[Tile::at(r, j + place(r))];
     }
   }
   __syncthreads();  // the tile is free for the next one
@@ -742,14 +785,15 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 
 /// The shifted path: one block moves one kN x kN tile at a time (kN = kTileBytes / sizeof(T)),
 /// in column order, with two interleaved regions when kRegions is 2 (grid-stride over the
-/// slots, as step 07 does). Tile indices fit in 32 bits (the launcher checks).
-template <typename T, int kTileBytes, int kThreads, unsigned kRegions>
+/// slots, as step 07 does), through the line tile (kLines) or the packed one. Tile indices
+/// fit in 32 bits (the launcher checks).
+template <typename T, int kTileBytes, int kThreads, unsigned kRegions, bool kLines>
 __global__ void __launch_bounds__(kThreads)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
   constexpr int kN = kTileBytes / sizeof(T);
   constexpr int kV = 16 / sizeof(T);
-  __shared__ uint4 smem[detail::ShiftedTile<T, kN>::kChunks];  // uint4: 16-byte aligned chunks
+  extern __shared__ uint4 smem[];  // uint4: 16-byte aligned chunks
   T* tile = reinterpret_cast<T*>(smem);
   const unsigned per_region = (tiles + kRegions - 1) / kRegions;
   for (std::size_t slot = blockIdx.x; slot < std::size_t(per_region) * kRegions; slot += gridDim.x) {
@@ -762,17 +806,19 @@ __global__ void __launch_bounds__(kThreads)
     // the output rows; the first tile's first chunk may start before in[0]), the last tile
     // column, and the tiles without V rows of `in` below them.
     if (r0 > 0 && c0 + kN <= std::size_t(cols) && r0 + kN + kV <= std::size_t(rows)) {
-      detail::move_shifted_tile<T, kN, kThreads, false>(tile, out, in, rows, cols, r0, c0);
+      detail::move_shifted_tile<T, kN, kThreads, kLines, false>(tile, out, in, rows, cols, r0, c0);
     } else {
-      detail::move_shifted_tile<T, kN, kThreads, true>(tile, out, in, rows, cols, r0, c0);
+      detail::move_shifted_tile<T, kN, kThreads, kLines, true>(tile, out, in, rows, cols, r0, c0);
     }
   }
 }
 
 /// Out-of-place transpose on the shifted path, for any shape and any (element-aligned)
 /// pointers: square tiles of kTileBytes x kTileBytes bytes, kThreads threads, the column
-/// order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
-template <int kTileBytes, int kThreads, typename T>
+/// order, and two regions where the rows of `in` lie a multiple of 128 KB apart. The line
+/// tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed` rows), the
+/// packed tile otherwise.
+template <int kTileBytes, int kThreads, bool kLineTile = true, typename T>
 void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
@@ -780,13 +826,20 @@ void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t str
   const unsigned tiles_y = ceil_div(unsigned(rows), kN);
   const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kN);
   if (tiles >= UINT_MAX) throw std::invalid_argument("transpose_shifted: 2^32 - 1 tiles or more");
-  auto launch = [&](auto kernel, unsigned regions) {
+  auto launch = [&](auto kernel, unsigned regions, int chunks) {  // chunks: the tile's, 16 bytes each
     const std::size_t slots = ceil_div(tiles, std::size_t(regions)) * regions;
     const unsigned blocks = unsigned(std::min<std::size_t>(slots, INT_MAX));  // beyond: the grid-stride loop
-    kernel<<<blocks, kThreads, 0, stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
+    allow_shared_memory(kernel, 16 * std::size_t(chunks));
+    kernel<<<blocks, kThreads, 16 * std::size_t(chunks), stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
   };
-  if (pitch_is_128k_multiple<T>(cols)) launch(shifted_kernel<T, kTileBytes, kThreads, 2>, 2);
-  else launch(shifted_kernel<T, kTileBytes, kThreads, 1>, 1);
+  constexpr int kLineChunks = detail::LineTile<T, kN>::kChunks, kPackedChunks = detail::PackedTile<T, kN>::kChunks;
+  if (kLineTile && cols % 2 == 1) {  // (an odd pitch is never a multiple of 128 KB)
+    launch(shifted_kernel<T, kTileBytes, kThreads, 1, true>, 1, kLineChunks);
+  } else if (pitch_is_128k_multiple<T>(cols)) {
+    launch(shifted_kernel<T, kTileBytes, kThreads, 2, false>, 2, kPackedChunks);
+  } else {
+    launch(shifted_kernel<T, kTileBytes, kThreads, 1, false>, 1, kPackedChunks);
+  }
   TP_CHECK_LAUNCH("shifted_kernel");
 }
 

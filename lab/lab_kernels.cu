@@ -44,6 +44,8 @@ std::vector<Kernel> coarsen_kernels() {
   return {record_kernel(),
           row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
+          row("shifted_packed128", TP_LAUNCHER((transpose_shifted<128, 128, false>))),
+          row("shifted_packed256", TP_LAUNCHER((transpose_shifted<256, 256, false>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
           row("evict_first_loads", TP_LAUNCHER(ab::transpose<ab::EvictFirstLoads>)),
           row("evict_first_both", TP_LAUNCHER(ab::transpose<EvictFirstBoth>)),

@@ -1,8 +1,10 @@
 // The lab's shifted path (rows that are not a multiple of 16 bytes, pointers that are not
 // 16-byte aligned), beyond the awkward shapes that every lab kernel goes through
-// (tests/gpu/test_steps.cu): on the GPU, the record kernel and the shifted path's two tiles on
-// odd shapes, and on pointers a few elements past a 16-byte boundary (`in` and `out` each on
-// its own) with nothing written around the output; on the CPU, the banks its store phase reads.
+// (tests/gpu/test_steps.cu): on the GPU, the record kernel and the shifted path's rows (both
+// tile sizes, the line tile for odd cols and the packed tile always) on odd shapes, and on
+// pointers a few elements past a 16-byte boundary (`in` and `out` each on its own) with
+// nothing written around the output; on the CPU, the layout of both tiles in shared memory and
+// the banks their store phase reads.
 #include <gtest/gtest.h>
 
 #include <cuda_fp16.h>
@@ -31,7 +33,7 @@ const std::vector<tp::Kernel>& shifted_kernels() {
   static const std::vector<tp::Kernel> list = [] {
     std::vector<tp::Kernel> v;
     for (tp::Kernel& k : tp::lab::coarsen_kernels()) {
-      if (k.name == "record" || k.name == "shifted_tile128" || k.name == "shifted_tile256") v.push_back(std::move(k));
+      if (k.name == "record" || k.name.rfind("shifted_", 0) == 0) v.push_back(std::move(k));
     }
     return v;
   }();
@@ -44,7 +46,7 @@ class ShiftedPath : public ::testing::TestWithParam<tp::DType> {
 };
 
 void expect_all_match(tp::DType dtype, const std::vector<tp::Shape>& shapes) {
-  ASSERT_EQ(shifted_kernels().size(), 3u);
+  ASSERT_EQ(shifted_kernels().size(), 5u);
   for (const tp::Shape shape : shapes) {
     tp::Case c(dtype, shape, /*seed=*/5000 + shape.rows * 7 + shape.cols);
     for (const tp::Kernel& k : shifted_kernels()) {
@@ -113,82 +115,139 @@ TEST_P(ShiftedPath, OffsetPointersMatchAndWriteNothingAround) {
 INSTANTIATE_TEST_SUITE_P(Shifted, ShiftedPath, ::testing::ValuesIn(tp::kAllDTypes),
                          [](const ::testing::TestParamInfo<tp::DType>& info) { return tp::dtype_name(info.param); });
 
-// The bank model (tests/exercises/banks.hpp) on the store phase's shared-memory reads: for
-// every shift pattern of the rows of `in` (s_r = s_0 + r (cols mod V), mod V) and of `out`
-// (t_j = t_0 + j (rows mod V)), the wavefronts of every warp's reads of a tile, against the
-// fewest possible (one per read for 2- and 4-byte types, two for 8-byte). Step k reads the
-// chunk's tile row that is k mod V; reading the chunk's rows in order instead puts all of a
-// warp's reads at one place of their 16-byte chunks when rows x cols mod V is 1 (odd
-// squares): 4 times the fewest wavefronts for 2- and 4-byte types.
+// The bank model (tests/exercises/banks.hpp) on the store phase's shared-memory reads, for
+// the output rows' shift patterns t_j = t_0 + j (rows mod V): the wavefronts of every warp's
+// reads of a tile, against the fewest possible (one per read for 2- and 4-byte types, two for
+// 8-byte). place(r) is where tile column 0 of tile row r lies in its row of Tile. Step k
+// reads the chunk's tile row that is k mod V; reading the chunk's rows in order instead
+// (in_row_order) puts all of a warp's reads at one place of their 16-byte chunks when
+// rows x cols mod V is 1 (odd squares): 4 times the fewest wavefronts for 2- and 4-byte types.
 struct BankCount {
-  double worst = 0;  // the worst shift pattern's wavefronts / the fewest
-  double mean = 0;   // mean over the shift patterns
+  double worst = 0;  // the worst pattern's wavefronts / the fewest
+  double mean = 0;   // mean over the patterns
+  int patterns = 0;
+  void add(double ratio) {
+    worst = ratio > worst ? ratio : worst;
+    mean = (mean * patterns + ratio) / (patterns + 1);
+    ++patterns;
+  }
 };
 
-template <typename T, int kTileBytes>
-BankCount store_phase_wavefronts(bool in_row_order, int only_cols_mod = -1, int only_rows_mod = -1) {
-  constexpr int kN = kTileBytes / int(sizeof(T)), kV = 16 / int(sizeof(T));
-  using Tile = tp::lab::coarsen::detail::ShiftedTile<T, kN>;
+template <typename T, int kN, typename Tile, typename Place>
+double tile_read_wavefronts(Place place, int t0, int rm, bool in_row_order) {
+  constexpr int kV = 16 / int(sizeof(T));
   const int fewest = (32 * int(sizeof(T)) + 127) / 128;
+  long long total = 0, least = 0;
+  for (int warp0 = 0; warp0 < kN * kN / kV; warp0 += 32) {  // the output chunks, a warp at a time
+    for (int k = 0; k < kV; ++k) {
+      std::array<std::uint64_t, tp::banks::kLanes> address{};
+      for (int lane = 0; lane < 32; ++lane) {
+        int q = 0, j = 0;
+        tp::lab::coarsen::detail::store_chunk<kN / kV, 8>(warp0 + lane, q, j);
+        const int u = (kV - (t0 + j * rm) % kV) % kV;  // the chunk: tile rows q V + u ... q V + u + V - 1
+        const int r = in_row_order ? q * kV + u + k : (q + (k < u)) * kV + k;  // the row step k reads
+        address[lane] = std::uint64_t(Tile::at(r, j + place(r))) * sizeof(T);
+      }
+      total += tp::banks::wavefronts(address, int(sizeof(T)));
+      least += fewest;
+    }
+  }
+  return double(total) / double(least);
+}
+
+// The packed tile: rows start s_r = s_0 + r (cols mod V) elements past a 16-byte boundary,
+// for every s_0, cols mod V, t_0 and rows mod V (or only the given cols and rows mod V).
+template <typename T, int kTileBytes>
+BankCount packed_tile_wavefronts(bool in_row_order, int only_cols_mod = -1, int only_rows_mod = -1) {
+  constexpr int kN = kTileBytes / int(sizeof(T)), kV = 16 / int(sizeof(T));
+  using Tile = tp::lab::coarsen::detail::PackedTile<T, kN>;
   BankCount count;
-  int patterns = 0;
   for (int s0 = 0; s0 < kV; ++s0) {
     for (int cm = 0; cm < kV; ++cm) {
       for (int t0 = 0; t0 < kV; ++t0) {
         for (int rm = 0; rm < kV; ++rm) {
           if ((only_cols_mod >= 0 && cm != only_cols_mod) || (only_rows_mod >= 0 && rm != only_rows_mod)) continue;
-          long long total = 0, least = 0;
-          for (int warp0 = 0; warp0 < kN * kN / kV; warp0 += 32) {  // the output chunks, a warp at a time
-            for (int k = 0; k < kV; ++k) {
-              std::array<std::uint64_t, tp::banks::kLanes> address{};
-              for (int lane = 0; lane < 32; ++lane) {
-                int q = 0, j = 0;
-                tp::lab::coarsen::detail::store_chunk<kN / kV, 8>(warp0 + lane, q, j);
-                const int u = (kV - (t0 + j * rm) % kV) % kV;  // the chunk: tile rows q V + u ... q V + u + V - 1
-                const int r = in_row_order ? q * kV + u + k : (q + (k < u)) * kV + k;  // the row step k reads
-                address[lane] = std::uint64_t(Tile::at(r, j + (s0 + r * cm) % kV)) * sizeof(T);
-              }
-              total += tp::banks::wavefronts(address, int(sizeof(T)));
-              least += fewest;
-            }
-          }
-          const double ratio = double(total) / double(least);
-          count.worst = ratio > count.worst ? ratio : count.worst;
-          count.mean += ratio;
-          ++patterns;
+          count.add(tile_read_wavefronts<T, kN, Tile>([&](int r) { return (s0 + r * cm) % kV; }, t0, rm, in_row_order));
         }
       }
     }
   }
-  count.mean /= patterns;
   return count;
 }
 
-TEST(LabShifted, StorePhaseReadsSpreadOverTheBanks) {
-  auto expect = [](const char* what, BankCount c, double worst, double mean) {
-    EXPECT_LE(c.worst, worst) << what;
-    EXPECT_LE(c.mean, mean) << what;
-    std::printf("%s: worst %.2f, mean %.2f x the fewest wavefronts\n", what, c.worst, c.mean);
-  };
-  expect("float, 256-byte tile", store_phase_wavefronts<float, 256>(false), 1.0, 1.0);
-  expect("double, 256-byte tile", store_phase_wavefronts<double, 256>(false), 1.0, 1.0);
-  expect("half, 256-byte tile", store_phase_wavefronts<__half, 256>(false), 1.75, 1.5);
-  expect("float, 128-byte tile", store_phase_wavefronts<float, 128>(false), 1.0, 1.0);
-  expect("double, 128-byte tile", store_phase_wavefronts<double, 128>(false), 1.0, 1.0);
-  expect("half, 128-byte tile", store_phase_wavefronts<__half, 128>(false), 1.75, 1.5);
+// The line tile: rows start e_r = (b_0 + r cols sizeof(T)) mod 128 bytes into a line, for
+// four b_0, every odd (or every even) cols mod 128 / sizeof(T), and a few t_0 and rows mod V.
+template <typename T, int kTileBytes>
+BankCount line_tile_wavefronts(bool odd_cols) {
+  constexpr int kN = kTileBytes / int(sizeof(T)), kV = 16 / int(sizeof(T)), kSize = int(sizeof(T));
+  using Tile = tp::lab::coarsen::detail::LineTile<T, kN>;
+  BankCount count;
+  for (int b0 : {0, 16 + 3 * kSize, 64 + 5 * kSize, 128 - kSize}) {
+    for (int cm = odd_cols ? 1 : 0; cm < 128 / kSize; cm += 2) {
+      for (int t0 : {0, kV - 1}) {
+        for (int rm : {0, 1, kV / 2, kV - 1}) {
+          auto place = [&](int r) { return (b0 + r * cm * kSize) % 128 / kSize; };
+          count.add(tile_read_wavefronts<T, kN, Tile>(place, t0, rm, false));
+        }
+      }
+    }
+  }
+  return count;
+}
+
+void expect_at_most(const char* what, BankCount c, double worst, double mean) {
+  EXPECT_LE(c.worst, worst) << what;
+  EXPECT_LE(c.mean, mean) << what;
+  std::printf("%s: worst %.2f, mean %.2f x the fewest wavefronts\n", what, c.worst, c.mean);
+}
+
+TEST(LabShifted, PackedTileReadsSpreadOverTheBanks) {
+  expect_at_most("packed, float, 256-byte tile", packed_tile_wavefronts<float, 256>(false), 1.0, 1.0);
+  expect_at_most("packed, double, 256-byte tile", packed_tile_wavefronts<double, 256>(false), 1.0, 1.0);
+  expect_at_most("packed, half, 256-byte tile", packed_tile_wavefronts<__half, 256>(false), 1.75, 1.5);
+  expect_at_most("packed, float, 128-byte tile", packed_tile_wavefronts<float, 128>(false), 1.0, 1.0);
+  expect_at_most("packed, double, 128-byte tile", packed_tile_wavefronts<double, 128>(false), 1.0, 1.0);
+  expect_at_most("packed, half, 128-byte tile", packed_tile_wavefronts<__half, 128>(false), 1.75, 1.5);
 }
 
 TEST(LabShifted, ReadingTheRowsInOrderConflictsOnOddSquares) {
   // 4899 x 4899: rows and cols are 3 mod 4 (float) and 3 mod 8 (half).
-  EXPECT_GE((store_phase_wavefronts<float, 256>(true, 3, 3).mean), 4.0);
-  EXPECT_GE((store_phase_wavefronts<__half, 256>(true, 3, 3).mean), 4.0);
-  EXPECT_LE((store_phase_wavefronts<float, 256>(false, 3, 3).worst), 1.0);
+  EXPECT_GE((packed_tile_wavefronts<float, 256>(true, 3, 3).mean), 4.0);
+  EXPECT_GE((packed_tile_wavefronts<__half, 256>(true, 3, 3).mean), 4.0);
+  EXPECT_LE((packed_tile_wavefronts<float, 256>(false, 3, 3).worst), 1.0);
 }
 
-// The shifted tile: kN + V - 1 rows of kN / V + 1 chunks, a spare chunk after every V rows,
+TEST(LabShifted, LineTileReadsSpreadOverTheBanksForOddCols) {
+  expect_at_most("lines, float, 256-byte tile", line_tile_wavefronts<float, 256>(true), 1.0, 1.0);
+  expect_at_most("lines, double, 256-byte tile", line_tile_wavefronts<double, 256>(true), 1.0, 1.0);
+  expect_at_most("lines, half, 256-byte tile", line_tile_wavefronts<__half, 256>(true), 1.5, 1.3);
+  expect_at_most("lines, float, 128-byte tile", line_tile_wavefronts<float, 128>(true), 1.0, 1.0);
+  expect_at_most("lines, half, 128-byte tile", line_tile_wavefronts<__half, 128>(true), 1.5, 1.3);
+}
+
+// Why the launcher takes the packed tile for even cols: rows V apart then start at places
+// that repeat within 8 groups, and the line tile's reads conflict.
+TEST(LabShifted, LineTileConflictsForEvenCols) {
+  EXPECT_GE((line_tile_wavefronts<float, 256>(false).mean), 2.0);
+  EXPECT_GE((line_tile_wavefronts<__half, 128>(false).mean), 2.0);
+}
+
+// The line tile: every row starts on a 128-byte line, holds kN elements from any place in
+// its first line, and lies inside the shared array.
+TEST(LabShifted, LineTileRowsStartOnLines) {
+  using Tile = tp::lab::coarsen::detail::LineTile<float, 64>;
+  static_assert(Tile::kRows == 67 && Tile::kPitch == 96 && Tile::kChunks == 67 * 24, "67 rows of 3 lines");
+  for (int r = 0; r < Tile::kRows; ++r) {
+    EXPECT_EQ(Tile::at(r, 0) % 32, 0) << "row " << r;                 // 128 bytes = 32 floats
+    EXPECT_LE(Tile::at(r, 31 + 64), Tile::at(r, 0) + Tile::kPitch);  // place 31, 64 elements
+    EXPECT_LE(Tile::at(r, Tile::kPitch), Tile::kChunks * 4) << "row " << r;
+  }
+}
+
+// The packed tile: kN + V - 1 rows of kN / V + 1 chunks, a spare chunk after every V rows,
 // every row 16-byte aligned, and all of it inside the shared array.
 TEST(LabShifted, TileRowsAreAlignedAndInside) {
-  using Tile = tp::lab::coarsen::detail::ShiftedTile<float, 64>;
+  using Tile = tp::lab::coarsen::detail::PackedTile<float, 64>;
   static_assert(Tile::kRows == 67 && Tile::kRowChunks == 17 && Tile::kChunks == 17 * (4 * 17 + 1),
                 "67 rows of 17 chunks, in 17 groups of 4 rows and a spare chunk");
   for (int r = 0; r < Tile::kRows; ++r) {
