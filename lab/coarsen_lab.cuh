@@ -740,7 +740,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   // reads 2 V tile rows in all, whose starts (the index of tile column 0) it keeps.
   int q0, j0;
   store_chunk<kN / kV, 8>(threadIdx.x, q0, j0);
-  int start[2][kV];  // start[g][k]: tile row (q0 + g) V + k
+  int start[2][kV];  // start[g][k]: tile row (q0 + g) V + k (indexed by constants only: registers)
 #pragma unroll
   for (int g = 0; g < 2; ++g) {
 #pragma unroll
@@ -756,7 +756,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     const int first = q * kV + u;  // the chunk's first tile row
     T v[kV];
 #pragma unroll
-    for (int k = 0; k < kV; ++k) v[k] = tile[start[k < u][k] + j];  // tile element (row, j)
+    for (int k = 0; k < kV; ++k) v[k] = tile[(k < u ? start[1][k] : start[0][k]) + j];  // tile element (row, j)
     uint4 chunk;
     memcpy(&chunk, v, sizeof(chunk));
     chunk = rotate_down<T>(chunk, u);           // element e at position e
