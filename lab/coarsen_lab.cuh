@@ -627,7 +627,7 @@ struct PackedTile {
 /// Eight lanes of a warp then copy one line of `in` to one line of shared memory, where the
 /// packed tile's rows start anywhere in a line: at `float` 4899 x 4899 the packed tile's
 /// copies asked L2 for 1.9 times the sectors of the 16-byte path at 4896 x 4896, this tile's
-/// 1.15 times (docs/results/ncu_shifted_h200_2026-11-24.txt). For odd cols the places of the
+/// 1.16 times (docs/results/ncu_shifted_h200_2026-11-24.txt). For odd cols the places of the
 /// rows that a warp reads at one step of the store phase, V rows apart, differ by odd
 /// multiples of 16 bytes, so those reads still spread over the banks (LabShifted.*); for even
 /// cols they would not, and the packed tile is used.

@@ -190,37 +190,66 @@ def small_tile_loss_from_8192():
     return span(_gaps(tbl, TUNED, SMALL, _cells(tbl, keep, ["float", "half"])))
 
 
-def _unaligned_profile():
-    """{(dtype, side): {metric: value}} of ncu_unaligned's report (4896 aligned, 4899 not)."""
-    found, key, header = {}, None, None
-    for line in _text("ncu_unaligned"):
+def _shifted_profile():
+    """{(dtype, kernel, side): {metric: value}} of ncu_shifted's report."""
+    found, key = {}, None
+    for line in _text("ncu_shifted"):
         if line.startswith("== "):
-            dtype, side = line[3:].split()
-            key, header = (dtype, int(side)), None
-        elif line.strip() and key:
-            fields = next(csv.reader([line]))
-            if header is None:
-                header = fields
-            else:
-                r = dict(zip(header, fields))
-                found.setdefault(key, {})[r["Metric Name"]] = _number(r["Metric Value"])
+            dtype, kernel, side = line[3:].split()
+            key = (dtype, kernel, int(side))
+        elif key and line.split(" ")[0].count("__") and not line.startswith("kernel:"):
+            metric, value = line.split(" ", 1)
+            found.setdefault(key, {})[metric] = _number(value)
     return found
 
 
-def _shifted_ratio(metric):
-    """The shifted path's metric (4899) over the aligned path's (4896), float and half."""
-    p = _unaligned_profile()
-    return [p[(d, 4899)][metric] / p[(d, 4896)][metric] for d in ("float", "half")]
+SHIFTED_TILE = {"float": "shifted_tile256", "half": "shifted_tile128"}  # the record's tile at 4899
+PACKED_TILE = {"float": "shifted_packed256", "half": "shifted_packed128"}
 
 
-def shifted_read_requests():
-    """ncu_unaligned: L2 read requests at 4899 over 4896, float and half."""
-    return span(_shifted_ratio("lts__t_requests_srcunit_tex_op_read.sum"), 0)
+def shifted_sectors(dtype, tile):
+    """ncu_shifted: L2 read sectors of the shifted path at 4899 (line or packed tile) over the record's at 4896."""
+    p = _shifted_profile()
+    kernel = (SHIFTED_TILE if tile == "line" else PACKED_TILE)[dtype]
+    metric = "lts__t_sectors_srcunit_tex_op_read.sum"
+    return num(p[(dtype, kernel, 4899)][metric] / p[(dtype, "record", 4896)][metric], 2)
 
 
-def shifted_instructions():
-    """ncu_unaligned: instructions at 4899 over 4896, float and half."""
-    return span(_shifted_ratio("smsp__inst_executed.sum"), 0)
+def shifted_requests(dtype, tile):
+    """ncu_shifted: L2 read requests of the shifted path at 4899 over the record's at 4896."""
+    p = _shifted_profile()
+    kernel = (SHIFTED_TILE if tile == "line" else PACKED_TILE)[dtype]
+    metric = "lts__t_requests_srcunit_tex_op_read.sum"
+    return num(p[(dtype, kernel, 4899)][metric] / p[(dtype, "record", 4896)][metric], 1)
+
+
+def shifted_instructions(dtype):
+    """ncu_shifted: instructions of the shifted path (line tile) at 4899 over the record's at 4896."""
+    p = _shifted_profile()
+    metric = "smsp__inst_executed.sum"
+    return num(p[(dtype, SHIFTED_TILE[dtype], 4899)][metric] / p[(dtype, "record", 4896)][metric], 1)
+
+
+ODD_NEIGHBOURS = [((4899, 4899), (4896, 4896)), ((11585, 11585), (11584, 11584)), ((4097, 4099), (4096, 4096))]
+
+
+def _unaligned_median(dtype, kernel, shape):
+    values = [pct(t, kernel=kernel, dtype=dtype, rows=shape[0], cols=shape[1]) for t in runs("lab_unaligned")]
+    return median(values)
+
+
+def unaligned_gaps(dtype):
+    """lab_unaligned, medians of its runs: the record's points below the aligned neighbour, odd shapes in order."""
+    gaps = [_unaligned_median(dtype, "record", n) - _unaligned_median(dtype, "record", o) for o, n in ODD_NEIGHBOURS]
+    return ", ".join(num(g) for g in gaps)
+
+
+def unaligned_line_gain(dtype):
+    """lab_unaligned, medians: the line tile's points over the packed tile at the odd shapes (record's tile size)."""
+    size = {"float": "256", "half": "128", "bf16": "128"}[dtype]
+    gains = [_unaligned_median(dtype, f"shifted_tile{size}", o) - _unaligned_median(dtype, f"shifted_packed{size}", o)
+             for o, _ in ODD_NEIGHBOURS]
+    return span(gains)
 
 
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
