@@ -597,10 +597,10 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 namespace detail {
 
 /// The shifted path's packed tile in shared memory, for even cols: the kN x kN tile and the
-/// first V - 1 rows of the tile below it (kN + V - 1 input rows), in groups of V rows. Tile row r holds the aligned
-/// 16-byte chunks of `in` that cover its kN elements: kN / V + 1 of them, because the row
-/// starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1), so its element c sits
-/// at position c + s_r. After each group of V rows comes one spare chunk, so that the column
+/// first V - 1 rows of the tile below it (kN + V - 1 input rows), in groups of V rows. Tile
+/// row r holds the aligned 16-byte chunks of `in` that cover its kN elements: kN / V + 1 of
+/// them, because the row starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1),
+/// so its element c sits at position c + s_r. After each group of V rows comes one spare chunk, so that the column
 /// reads of the store phase spread over the banks (lab/test_lab_shifted.cu counts them with
 /// the bank model of tests/exercises/banks.hpp).
 // [packed_tile]
@@ -677,16 +677,16 @@ __device__ __forceinline__ uint4 rotate_down(uint4 v, int elements) {
 /// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start
 /// at tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile writes the kN / V chunks
 /// that start inside it, the last one ending in the V - 1 rows below the tile; its first u_j
-/// elements belong to the chunk that the tile above writes. kLines: the tile in shared memory
+/// elements belong to the chunk that the tile above writes. kLineTile: the tile in shared memory
 /// is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile is at an
 /// edge of the matrix (its first tile row, its last tile column, a tile without V rows below
 /// it), where rows, columns and chunks are checked and the ends of the output rows are
 /// written element by element (all other tiles skip the checks).
 // [shifted]
-template <typename T, int kN, int kThreads, bool kLines, bool kEdge>
+template <typename T, int kN, int kThreads, bool kLineTile, bool kEdge>
 __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
                                                   int rows, int cols, std::size_t r0, std::size_t c0) {
-  using Tile = std::conditional_t<kLines, LineTile<T, kN>, PackedTile<T, kN>>;
+  using Tile = std::conditional_t<kLineTile, LineTile<T, kN>, PackedTile<T, kN>>;
   constexpr int kV = Tile::kV;
   constexpr int kRowChunks = Tile::kRowChunks;                                   // chunks a tile row holds
   constexpr int kLoads = (Tile::kRows * kRowChunks + kThreads - 1) / kThreads;  // per thread
@@ -703,7 +703,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   // wraps mod 2^32).
   const unsigned in_corner = unsigned(reinterpret_cast<std::uintptr_t>(in + r0 * cols + c0));
   auto place = [&](int r) {
-    constexpr unsigned kBoundary = kLines ? 128 : 16;
+    constexpr unsigned kBoundary = kLineTile ? 128 : 16;
     return int((in_corner + unsigned(r) * unsigned(cols) * unsigned(sizeof(T))) % kBoundary / sizeof(T));
   };
 
@@ -785,9 +785,9 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 
 /// The shifted path: one block moves one kN x kN tile at a time (kN = kTileBytes / sizeof(T)),
 /// in column order, with two interleaved regions when kRegions is 2 (grid-stride over the
-/// slots, as step 07 does), through the line tile (kLines) or the packed one. Tile indices
+/// slots, as step 07 does), through the line tile (kLineTile) or the packed one. Tile indices
 /// fit in 32 bits (the launcher checks).
-template <typename T, int kTileBytes, int kThreads, unsigned kRegions, bool kLines>
+template <typename T, int kTileBytes, int kThreads, unsigned kRegions, bool kLineTile>
 __global__ void __launch_bounds__(kThreads)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
@@ -806,9 +806,9 @@ __global__ void __launch_bounds__(kThreads)
     // the output rows; the first tile's first chunk may start before in[0]), the last tile
     // column, and the tiles without V rows of `in` below them.
     if (r0 > 0 && c0 + kN <= std::size_t(cols) && r0 + kN + kV <= std::size_t(rows)) {
-      detail::move_shifted_tile<T, kN, kThreads, kLines, false>(tile, out, in, rows, cols, r0, c0);
+      detail::move_shifted_tile<T, kN, kThreads, kLineTile, false>(tile, out, in, rows, cols, r0, c0);
     } else {
-      detail::move_shifted_tile<T, kN, kThreads, kLines, true>(tile, out, in, rows, cols, r0, c0);
+      detail::move_shifted_tile<T, kN, kThreads, kLineTile, true>(tile, out, in, rows, cols, r0, c0);
     }
   }
 }

@@ -1,5 +1,4 @@
 """Numbers quoted in lab/README.md's sentences (see plots/prose/__init__.py)."""
-import csv
 import math
 import re
 from decimal import Decimal
@@ -197,37 +196,39 @@ def _shifted_profile():
         if line.startswith("== "):
             dtype, kernel, side = line[3:].split()
             key = (dtype, kernel, int(side))
-        elif key and line.split(" ")[0].count("__") and not line.startswith("kernel:"):
+        elif key and line.strip() and not line.startswith("kernel:"):
             metric, value = line.split(" ", 1)
             found.setdefault(key, {})[metric] = _number(value)
     return found
 
 
-SHIFTED_TILE = {"float": "shifted_tile256", "half": "shifted_tile128"}  # the record's tile at 4899
-PACKED_TILE = {"float": "shifted_packed256", "half": "shifted_packed128"}
+TILE_BYTES = {"float": 256, "half": 128, "bf16": 128}  # the record's tile side at 4899, in bytes
+
+
+def _shifted(dtype, tile):
+    """The lab row of the shifted path with the record's tile size: the line or the packed tile."""
+    return f"shifted_{'tile' if tile == 'line' else 'packed'}{TILE_BYTES[dtype]}"
+
+
+def _over_record(metric, dtype, tile, digits):
+    """ncu_shifted: `metric` of the shifted path at 4899 over the record's at 4896."""
+    p = _shifted_profile()
+    return num(p[(dtype, _shifted(dtype, tile), 4899)][metric] / p[(dtype, "record", 4896)][metric], digits)
 
 
 def shifted_sectors(dtype, tile):
-    """ncu_shifted: L2 read sectors of the shifted path at 4899 (line or packed tile) over the record's at 4896."""
-    p = _shifted_profile()
-    kernel = (SHIFTED_TILE if tile == "line" else PACKED_TILE)[dtype]
-    metric = "lts__t_sectors_srcunit_tex_op_read.sum"
-    return num(p[(dtype, kernel, 4899)][metric] / p[(dtype, "record", 4896)][metric], 2)
+    """ncu_shifted: L2 read sectors at 4899 (line or packed tile) over the record's at 4896."""
+    return _over_record("lts__t_sectors_srcunit_tex_op_read.sum", dtype, tile, 2)
 
 
 def shifted_requests(dtype, tile):
-    """ncu_shifted: L2 read requests of the shifted path at 4899 over the record's at 4896."""
-    p = _shifted_profile()
-    kernel = (SHIFTED_TILE if tile == "line" else PACKED_TILE)[dtype]
-    metric = "lts__t_requests_srcunit_tex_op_read.sum"
-    return num(p[(dtype, kernel, 4899)][metric] / p[(dtype, "record", 4896)][metric], 1)
+    """ncu_shifted: L2 read requests at 4899 (line or packed tile) over the record's at 4896."""
+    return _over_record("lts__t_requests_srcunit_tex_op_read.sum", dtype, tile, 1)
 
 
 def shifted_instructions(dtype):
-    """ncu_shifted: instructions of the shifted path (line tile) at 4899 over the record's at 4896."""
-    p = _shifted_profile()
-    metric = "smsp__inst_executed.sum"
-    return num(p[(dtype, SHIFTED_TILE[dtype], 4899)][metric] / p[(dtype, "record", 4896)][metric], 1)
+    """ncu_shifted: instructions at 4899 (line tile) over the record's at 4896."""
+    return _over_record("smsp__inst_executed.sum", dtype, "line", 1)
 
 
 ODD_NEIGHBOURS = [((4899, 4899), (4896, 4896)), ((11585, 11585), (11584, 11584)), ((4097, 4099), (4096, 4096))]
@@ -246,10 +247,8 @@ def unaligned_gaps(dtype):
 
 def unaligned_line_gain(dtype):
     """lab_unaligned, medians: the line tile's points over the packed tile at the odd shapes (record's tile size)."""
-    size = {"float": "256", "half": "128", "bf16": "128"}[dtype]
-    gains = [_unaligned_median(dtype, f"shifted_tile{size}", o) - _unaligned_median(dtype, f"shifted_packed{size}", o)
-             for o, _ in ODD_NEIGHBOURS]
-    return span(gains)
+    return span([_unaligned_median(dtype, _shifted(dtype, "line"), o) - _unaligned_median(dtype, _shifted(dtype, "packed"), o)
+                 for o, _ in ODD_NEIGHBOURS])
 
 
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
