@@ -672,6 +672,15 @@ __device__ __forceinline__ uint4 rotate_down(uint4 v, int elements) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+/// The store phase of the shifted path takes 16 chunks (256 bytes) of 2 output rows per warp
+/// where a tile's output rows have 16 chunks or more (256-byte tiles), else 8 chunks of 4.
+/// The longer runs cost twice the fewest wavefronts for the column reads of 2- and 4-byte
+/// types (LabShifted.*), as kStore256 does on the 16-byte path.
+template <typename T, int kN>
+__host__ __device__ constexpr int shifted_warp_chunks() {
+  return kN / (16 / int(sizeof(T))) >= 16 ? 16 : 8;
+}
+
 /// Moves the tile whose corner is in[r0][c0] to out[c0][r0] with 16-byte accesses on both
 /// sides, whatever the alignment of the rows (the shifted path). Output row j of the tile,
 /// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start
@@ -692,7 +701,11 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   constexpr int kLoads = (Tile::kRows * kRowChunks + kThreads - 1) / kThreads;  // per thread
   constexpr int kStores = kN * kN / kV / kThreads;                              // output chunks per thread
   static_assert(kStores >= 1 && kN * kN % (kV * kThreads) == 0, "whole output chunks per thread");
-  static_assert(kThreads / 32 % (kN / kV / 8) == 0, "a thread's output chunks have one q (store_chunk)");
+  constexpr int kWarpChunks = shifted_warp_chunks<T, kN>();  // a warp's chunks per output row
+  constexpr int kGroups = kN / kV / kWarpChunks;             // warps along one output row
+  static_assert(kThreads / 32 % kGroups == 0, "a thread's output chunks have one q (store_chunk)");
+  constexpr int kStep = kThreads / 32 / kGroups * (32 / kWarpChunks);  // output rows between them
+  static_assert(kStep % kV == 0, "a thread's output rows are the same mod V: they share u_j");
   const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
   const int width = kEdge ? int(min(unsigned(kN), unsigned(cols - c0))) : kN;  // tile columns inside the matrix
   const std::size_t n = std::size_t(rows) * cols;                             // elements of `in` and `out`
@@ -710,7 +723,8 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   // Load phase: chunk q of tile row r is the aligned 16 bytes of `in` that hold tile columns
   // q V - place ... q V - place + V - 1 (columns below 0 or from kN on: the neighbours',
   // unused). Consecutive threads copy consecutive chunks, kRowChunks per row: in the line
-  // tile, whole lines of `in` (8 chunks), so that 8 consecutive lanes copy one line to one line.
+  // tile, whole lines of `in` (8 chunks), so that 8 consecutive lanes copy one line to one
+  // line.
 #pragma unroll
   for (int i = 0; i < kLoads; ++i) {
     const int idx = threadIdx.x + i * kThreads;
@@ -736,31 +750,31 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   // Step k reads the row that is k mod V: whatever their chunks, a warp's lanes then read
   // elements at different places of their 16-byte chunks, so in different banks. Element e
   // (tile row first + e) lands in v[(u_j + e) mod V], and a rotation puts it at position e.
-  // A warp takes 8 chunks of 4 output rows (store_chunk); a thread's chunks share q, so it
-  // reads 2 V tile rows in all, whose starts (the index of tile column 0) it keeps.
-  int q0, j0;
-  store_chunk<kN / kV, 8>(threadIdx.x, q0, j0);
-  int start[2][kV];  // start[g][k]: tile row (q0 + g) V + k (indexed by constants only: registers)
-#pragma unroll
-  for (int g = 0; g < 2; ++g) {
-#pragma unroll
-    for (int k = 0; k < kV; ++k) start[g][k] = Tile::at((q0 + g) * kV + k, place((q0 + g) * kV + k));
-  }
+  // A warp takes kWarpChunks chunks of 32 / kWarpChunks output rows (store_chunk). A
+  // thread's chunks are chunk q of output rows kStep apart, whose u_j are the same: it finds
+  // the V tile rows it reads, and where they start, once per tile.
+  int q, j0;
+  store_chunk<kN / kV, kWarpChunks>(threadIdx.x, q, j0);
   const unsigned out_corner = unsigned(reinterpret_cast<std::uintptr_t>(out + c0 * rows + r0) / sizeof(T));
-#pragma unroll 2
-  for (int i = 0; i < kStores; ++i) {
-    int q, j;  // chunk q of output row j (of the tile); q = q0
-    store_chunk<kN / kV, 8>(threadIdx.x + i * kThreads, q, j);
+  const int u = int((kV - (out_corner + unsigned(j0) * unsigned(rows)) % kV) % kV);  // u_j of all its rows
+  const int first = q * kV + u;  // the chunks' first tile row
+  int start[kV];                 // start[k]: index of tile column 0 in the row that step k reads
+#pragma unroll
+  for (int k = 0; k < kV; ++k) {
+    const int r = (k < u ? q + 1 : q) * kV + k;
+    start[k] = Tile::at(r, place(r));
+  }
+  T* dst = out + (c0 + j0) * rows + r0;  // out[c0 + j0][r0]: tile row 0 of output row j0
+#pragma unroll 2  // as on the 16-byte path
+  for (int i = 0; i < kStores; ++i, dst += std::size_t(kStep) * rows) {
+    const int j = j0 + i * kStep;       // output row j of the tile (tile column j)
     if (kEdge && j >= width) continue;  // past the last column of `in`
-    const int u = int((kV - (out_corner + unsigned(j) * unsigned(rows)) % kV) % kV);  // u_j
-    const int first = q * kV + u;  // the chunk's first tile row
     T v[kV];
 #pragma unroll
-    for (int k = 0; k < kV; ++k) v[k] = tile[(k < u ? start[1][k] : start[0][k]) + j];  // tile element (row, j)
+    for (int k = 0; k < kV; ++k) v[k] = tile[start[k] + j];  // tile element (the row step k reads, j)
     uint4 chunk;
     memcpy(&chunk, v, sizeof(chunk));
     chunk = rotate_down<T>(chunk, u);           // element e at position e
-    T* dst = out + (c0 + j) * rows + r0;        // out[c0 + j][r0]: tile row 0 of output row j
     if (!kEdge || first + kV <= below) {
       store16_evict_first(dst + first, chunk);  // the whole chunk: one 16-byte store
     } else {  // the chunk passes the last row of `in`: the output row ends inside it
@@ -856,25 +870,22 @@ void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t 
 /// tiles, 256 threads, two regions where the rows of `in` lie a multiple of 128 KB apart),
 /// with 128 x 128-byte tiles and 128 threads where the large tiles would give fewer than 3
 /// waves of blocks (4 times the tiles; a `double` thread then has one chunk per tile, and no
-/// column pairs). Shapes and pointers without 16-byte rows take the shifted path with the
-/// same choice of tiles (16-byte accesses on both sides, shifted in shared memory and in
-/// registers), but for `double`, where the element path with 64 x 64-element tiles measured
-/// faster (rows `shifted_tile*` and `elements64` of lab_coarsen).
+/// column pairs). Shapes and pointers without 16-byte rows take the shifted path (16-byte
+/// accesses on both sides, shifted in shared memory and in registers) with 256 x 256-byte
+/// tiles at every size, whose warps store 256 bytes of each output row (rows `shifted_tile*`
+/// of lab_coarsen), but for `double`, where the element path with 64 x 64-element tiles
+/// measured faster (row `elements64`).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
   const bool aligned = detail::rows_16_aligned(out, in, rows, cols);
   if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
+  if (!aligned) return transpose_shifted<256, 256>(out, in, rows, cols, stream);
   const bool small = few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
                                sm_count());
-  if (aligned) {
-    if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
-    else transpose_tiles<256, 256>(out, in, rows, cols, stream);
-  } else {
-    if (small) transpose_shifted<128, 128>(out, in, rows, cols, stream);
-    else transpose_shifted<256, 256>(out, in, rows, cols, stream);
-  }
+  if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
+  else transpose_tiles<256, 256>(out, in, rows, cols, stream);
 }
 
 }  // namespace tp::lab::coarsen

@@ -117,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(Shifted, ShiftedPath, ::testing::ValuesIn(tp::kAllDType
 
 // The bank model (tests/exercises/banks.hpp) on the store phase's shared-memory reads, for
 // the output rows' shift patterns t_j = t_0 + j (rows mod V): the wavefronts of every warp's
-// reads of a tile, against the fewest possible (one per read for 2- and 4-byte types, two for
+// reads of a tile (the kernel's warps: shifted_warp_chunks), against the fewest possible (one per read for 2- and 4-byte types, two for
 // 8-byte). place(r) is where tile column 0 of tile row r lies in its row of Tile. Step k
 // reads the chunk's tile row that is k mod V; reading the chunk's rows in order instead
 // (in_row_order) puts all of a warp's reads at one place of their 16-byte chunks when
@@ -136,6 +136,7 @@ struct BankCount {
 template <typename T, int kN, typename Tile, typename Place>
 double tile_read_wavefronts(Place place, int t0, int rm, bool in_row_order) {
   constexpr int kV = 16 / int(sizeof(T));
+  constexpr int kWarpChunks = tp::lab::coarsen::detail::shifted_warp_chunks<T, kN>();  // the kernel's warps
   const int fewest = (32 * int(sizeof(T)) + 127) / 128;
   long long total = 0, least = 0;
   for (int warp0 = 0; warp0 < kN * kN / kV; warp0 += 32) {  // the output chunks, a warp at a time
@@ -143,7 +144,7 @@ double tile_read_wavefronts(Place place, int t0, int rm, bool in_row_order) {
       std::array<std::uint64_t, tp::banks::kLanes> address{};
       for (int lane = 0; lane < 32; ++lane) {
         int q = 0, j = 0;
-        tp::lab::coarsen::detail::store_chunk<kN / kV, 8>(warp0 + lane, q, j);
+        tp::lab::coarsen::detail::store_chunk<kN / kV, kWarpChunks>(warp0 + lane, q, j);
         const int u = (kV - (t0 + j * rm) % kV) % kV;  // the chunk: tile rows q V + u ... q V + u + V - 1
         const int r = in_row_order ? q * kV + u + k : (q + (k < u)) * kV + k;  // the row step k reads
         address[lane] = std::uint64_t(Tile::at(r, j + place(r))) * sizeof(T);
@@ -201,10 +202,13 @@ void expect_at_most(const char* what, BankCount c, double worst, double mean) {
   std::printf("%s: worst %.2f, mean %.2f x the fewest wavefronts\n", what, c.worst, c.mean);
 }
 
+// 128-byte tiles: a warp reads 8 chunks of 4 output rows. 256-byte tiles: 16 chunks of 2
+// output rows (shifted_warp_chunks), whose tile rows V apart repeat their places after 8 of
+// them: twice the fewest wavefronts for 2- and 4-byte types, the price of 256-byte runs.
 TEST(LabShifted, PackedTileReadsSpreadOverTheBanks) {
-  expect_at_most("packed, float, 256-byte tile", packed_tile_wavefronts<float, 256>(false), 1.0, 1.0);
+  expect_at_most("packed, float, 256-byte tile", packed_tile_wavefronts<float, 256>(false), 2.0, 2.0);
   expect_at_most("packed, double, 256-byte tile", packed_tile_wavefronts<double, 256>(false), 1.0, 1.0);
-  expect_at_most("packed, half, 256-byte tile", packed_tile_wavefronts<__half, 256>(false), 1.75, 1.5);
+  expect_at_most("packed, half, 256-byte tile", packed_tile_wavefronts<__half, 256>(false), 2.5, 2.2);
   expect_at_most("packed, float, 128-byte tile", packed_tile_wavefronts<float, 128>(false), 1.0, 1.0);
   expect_at_most("packed, double, 128-byte tile", packed_tile_wavefronts<double, 128>(false), 1.0, 1.0);
   expect_at_most("packed, half, 128-byte tile", packed_tile_wavefronts<__half, 128>(false), 1.75, 1.5);
@@ -212,15 +216,15 @@ TEST(LabShifted, PackedTileReadsSpreadOverTheBanks) {
 
 TEST(LabShifted, ReadingTheRowsInOrderConflictsOnOddSquares) {
   // 4899 x 4899: rows and cols are 3 mod 4 (float) and 3 mod 8 (half).
-  EXPECT_GE((packed_tile_wavefronts<float, 256>(true, 3, 3).mean), 4.0);
-  EXPECT_GE((packed_tile_wavefronts<__half, 256>(true, 3, 3).mean), 4.0);
-  EXPECT_LE((packed_tile_wavefronts<float, 256>(false, 3, 3).worst), 1.0);
+  EXPECT_GE((packed_tile_wavefronts<float, 128>(true, 3, 3).mean), 4.0);
+  EXPECT_GE((packed_tile_wavefronts<__half, 128>(true, 3, 3).mean), 4.0);
+  EXPECT_LE((packed_tile_wavefronts<float, 128>(false, 3, 3).worst), 1.0);
 }
 
 TEST(LabShifted, LineTileReadsSpreadOverTheBanksForOddCols) {
-  expect_at_most("lines, float, 256-byte tile", line_tile_wavefronts<float, 256>(true), 1.0, 1.0);
+  expect_at_most("lines, float, 256-byte tile", line_tile_wavefronts<float, 256>(true), 2.0, 2.0);
   expect_at_most("lines, double, 256-byte tile", line_tile_wavefronts<double, 256>(true), 1.0, 1.0);
-  expect_at_most("lines, half, 256-byte tile", line_tile_wavefronts<__half, 256>(true), 1.5, 1.3);
+  expect_at_most("lines, half, 256-byte tile", line_tile_wavefronts<__half, 256>(true), 2.25, 2.15);
   expect_at_most("lines, float, 128-byte tile", line_tile_wavefronts<float, 128>(true), 1.0, 1.0);
   expect_at_most("lines, half, 128-byte tile", line_tile_wavefronts<__half, 128>(true), 1.5, 1.3);
 }
@@ -228,7 +232,7 @@ TEST(LabShifted, LineTileReadsSpreadOverTheBanksForOddCols) {
 // Why the launcher takes the packed tile for even cols: rows V apart then start at places
 // that repeat within 8 groups, and the line tile's reads conflict.
 TEST(LabShifted, LineTileConflictsForEvenCols) {
-  EXPECT_GE((line_tile_wavefronts<float, 256>(false).mean), 2.0);
+  EXPECT_GE((line_tile_wavefronts<float, 128>(false).mean), 2.0);
   EXPECT_GE((line_tile_wavefronts<__half, 128>(false).mean), 2.0);
 }
 
