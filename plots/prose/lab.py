@@ -202,18 +202,15 @@ def _shifted_profile():
     return found
 
 
-TILE_BYTES = {"float": 256, "half": 128, "bf16": 128}  # the record's tile side at 4899, in bytes
-
-
-def _shifted(dtype, tile):
-    """The lab row of the shifted path with the record's tile size: the line or the packed tile."""
-    return f"shifted_{'tile' if tile == 'line' else 'packed'}{TILE_BYTES[dtype]}"
+def _shifted(tile):
+    """The lab row of the shifted path with the record's tile size (256 bytes): the line or the packed tile."""
+    return f"shifted_{'tile' if tile == 'line' else 'packed'}256"
 
 
 def _over_record(metric, dtype, tile, digits):
     """ncu_shifted: `metric` of the shifted path at 4899 over the record's at 4896."""
     p = _shifted_profile()
-    return num(p[(dtype, _shifted(dtype, tile), 4899)][metric] / p[(dtype, "record", 4896)][metric], digits)
+    return num(p[(dtype, _shifted(tile), 4899)][metric] / p[(dtype, "record", 4896)][metric], digits)
 
 
 def shifted_sectors(dtype, tile):
@@ -247,7 +244,7 @@ def unaligned_gaps(dtype):
 
 def unaligned_line_gain(dtype):
     """lab_unaligned, medians: the line tile's points over the packed tile at the odd shapes (record's tile size)."""
-    return span([_unaligned_median(dtype, _shifted(dtype, "line"), o) - _unaligned_median(dtype, _shifted(dtype, "packed"), o)
+    return span([_unaligned_median(dtype, _shifted("line"), o) - _unaligned_median(dtype, _shifted("packed"), o)
                  for o, _ in ODD_NEIGHBOURS])
 
 
