@@ -723,8 +723,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   // Load phase: chunk q of tile row r is the aligned 16 bytes of `in` that hold tile columns
   // q V - place ... q V - place + V - 1 (columns below 0 or from kN on: the neighbours',
   // unused). Consecutive threads copy consecutive chunks, kRowChunks per row: in the line
-  // tile, whole lines of `in` (8 chunks), so that 8 consecutive lanes copy one line to one
-  // line.
+  // tile, whole lines of `in` (8 chunks), so that 8 consecutive lanes copy one line to one line.
 #pragma unroll
   for (int i = 0; i < kLoads; ++i) {
     const int idx = threadIdx.x + i * kThreads;
@@ -871,21 +870,27 @@ void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t 
 /// with 128 x 128-byte tiles and 128 threads where the large tiles would give fewer than 3
 /// waves of blocks (4 times the tiles; a `double` thread then has one chunk per tile, and no
 /// column pairs). Shapes and pointers without 16-byte rows take the shifted path (16-byte
-/// accesses on both sides, shifted in shared memory and in registers) with 256 x 256-byte
-/// tiles at every size, whose warps store 256 bytes of each output row (rows `shifted_tile*`
-/// of lab_coarsen), but for `double`, where the element path with 64 x 64-element tiles
-/// measured faster (row `elements64`).
+/// accesses on both sides, shifted in shared memory and in registers): for odd cols (the
+/// line tile) with 256 x 256-byte tiles at every size, whose warps store 256 bytes of each
+/// output row, for even cols (the packed tile: offset pointers) with the same choice of tiles
+/// as the 16-byte path (each measured faster: rows `shifted_tile*` of lab_unaligned); but
+/// for `double`, where the element path with 64 x 64-element tiles measured faster (row
+/// `elements64`).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
   const bool aligned = detail::rows_16_aligned(out, in, rows, cols);
   if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
-  if (!aligned) return transpose_shifted<256, 256>(out, in, rows, cols, stream);
   const bool small = few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
                                sm_count());
-  if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
-  else transpose_tiles<256, 256>(out, in, rows, cols, stream);
+  if (aligned) {
+    if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
+    else transpose_tiles<256, 256>(out, in, rows, cols, stream);
+  } else {
+    if (small && cols % 2 == 0) transpose_shifted<128, 128>(out, in, rows, cols, stream);
+    else transpose_shifted<256, 256>(out, in, rows, cols, stream);
+  }
 }
 
 }  // namespace tp::lab::coarsen
