@@ -217,6 +217,17 @@ __host__ __device__ constexpr void store_chunk(int idx, int& q, int& j) {
 }
 // [store_chunk]
 
+/// Output rows from the chunk of access 0 to the chunk of access `threads` (store_chunk), or
+/// -1 where the two are not the same chunk q: a block of `threads` threads then takes, in
+/// each pass, the same chunk of output rows this many further on.
+template <int kRowChunks, int kWarpChunks>
+__host__ __device__ constexpr int store_step(int threads) {
+  int q0 = 0, j0 = 0, q1 = 0, j1 = 0;
+  store_chunk<kRowChunks, kWarpChunks>(0, q0, j0);
+  store_chunk<kRowChunks, kWarpChunks>(threads, q1, j1);
+  return q0 == q1 ? j1 - j0 : -1;
+}
+
 /// kV = 16 / sizeof(T) elements, element k given by element(k), packed into 16 bytes (for
 /// 2-byte types the compiler packs pairs with PRMT instructions).
 template <typename T, typename Element>
@@ -646,6 +657,10 @@ struct LineTile {
 };
 // [line_tile]
 
+/// Whether the shifted path takes the line tile: for odd cols, where its column reads spread
+/// over the banks (LineTile); the packed tile otherwise.
+inline bool line_tile_for(int cols) { return cols % 2 == 1; }
+
 /// Rotates 16 bytes down by `elements` elements of T: element e of the result is element
 /// (e + elements) mod V of v. Whole words move by selects; 2-byte steps by funnel shifts.
 template <typename T>
@@ -702,10 +717,8 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   constexpr int kStores = kN * kN / kV / kThreads;                              // output chunks per thread
   static_assert(kStores >= 1 && kN * kN % (kV * kThreads) == 0, "whole output chunks per thread");
   constexpr int kWarpChunks = shifted_warp_chunks<T, kN>();  // a warp's chunks per output row
-  constexpr int kGroups = kN / kV / kWarpChunks;             // warps along one output row
-  static_assert(kThreads / 32 % kGroups == 0, "a thread's output chunks have one q (store_chunk)");
-  constexpr int kStep = kThreads / 32 / kGroups * (32 / kWarpChunks);  // output rows between them
-  static_assert(kStep % kV == 0, "a thread's output rows are the same mod V: they share u_j");
+  constexpr int kStep = store_step<kN / kV, kWarpChunks>(kThreads);  // output rows between a thread's chunks
+  static_assert(kStep > 0 && kStep % kV == 0, "a thread's chunks have one q, in output rows the same mod V (one u_j)");
   const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
   const int width = kEdge ? int(min(unsigned(kN), unsigned(cols - c0))) : kN;  // tile columns inside the matrix
   const std::size_t n = std::size_t(rows) * cols;                             // elements of `in` and `out`
@@ -846,7 +859,7 @@ void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t str
     kernel<<<blocks, kThreads, 16 * std::size_t(chunks), stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
   };
   constexpr int kLineChunks = detail::LineTile<T, kN>::kChunks, kPackedChunks = detail::PackedTile<T, kN>::kChunks;
-  if (kLineTile && cols % 2 == 1) {  // (an odd pitch is never a multiple of 128 KB)
+  if (kLineTile && detail::line_tile_for(cols)) {  // (an odd pitch is never a multiple of 128 KB)
     launch(shifted_kernel<T, kTileBytes, kThreads, 1, true>, 1, kLineChunks);
   } else if (pitch_is_128k_multiple<T>(cols)) {
     launch(shifted_kernel<T, kTileBytes, kThreads, 2, false>, 2, kPackedChunks);
@@ -888,7 +901,7 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
     if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256>(out, in, rows, cols, stream);
   } else {
-    if (small && cols % 2 == 0) transpose_shifted<128, 128>(out, in, rows, cols, stream);
+    if (small && !detail::line_tile_for(cols)) transpose_shifted<128, 128>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);
   }
 }

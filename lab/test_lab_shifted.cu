@@ -117,11 +117,12 @@ INSTANTIATE_TEST_SUITE_P(Shifted, ShiftedPath, ::testing::ValuesIn(tp::kAllDType
 
 // The bank model (tests/exercises/banks.hpp) on the store phase's shared-memory reads, for
 // the output rows' shift patterns t_j = t_0 + j (rows mod V): the wavefronts of every warp's
-// reads of a tile (the kernel's warps: shifted_warp_chunks), against the fewest possible (one per read for 2- and 4-byte types, two for
-// 8-byte). place(r) is where tile column 0 of tile row r lies in its row of Tile. Step k
-// reads the chunk's tile row that is k mod V; reading the chunk's rows in order instead
-// (in_row_order) puts all of a warp's reads at one place of their 16-byte chunks when
-// rows x cols mod V is 1 (odd squares): 4 times the fewest wavefronts for 2- and 4-byte types.
+// reads of a tile (the kernel's warps: shifted_warp_chunks), against the fewest possible
+// (one per read for 2- and 4-byte types, two for 8-byte). place(r) is where tile column 0
+// of tile row r lies in its row of Tile. Step k reads the chunk's tile row that is k mod V;
+// reading the chunk's rows in order instead (in_row_order) puts all of a warp's reads at
+// one place of their 16-byte chunks when rows x cols mod V is 1 (odd squares): 4 times the
+// fewest wavefronts for 2- and 4-byte types.
 struct BankCount {
   double worst = 0;  // the worst pattern's wavefronts / the fewest
   double mean = 0;   // mean over the patterns
