@@ -607,19 +607,19 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 
 namespace detail {
 
-/// The shifted path's packed tile in shared memory, for even cols: the kN x kN tile and the
-/// first V - 1 rows of the tile below it (kN + V - 1 input rows), in groups of V rows. Tile
-/// row r holds the aligned 16-byte chunks of `in` that cover its kN elements: kN / V + 1 of
-/// them, because the row starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1),
+/// The shifted path's packed tile in shared memory, for even cols: the kR x kC tile (kR input
+/// rows of kC elements) and the first V - 1 rows of the tile below it (kR + V - 1 input rows),
+/// in groups of V rows. Tile row r holds the aligned 16-byte chunks of `in` that cover its kC
+/// elements: kC / V + 1 of them, because the row starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1),
 /// so its element c sits at position c + s_r. After each group of V rows comes one spare chunk, so that the column
 /// reads of the store phase spread over the banks (lab/test_lab_shifted.cu counts them with
 /// the bank model of tests/exercises/banks.hpp).
 // [packed_tile]
-template <typename T, int kN>
+template <typename T, int kR, int kC = kR>
 struct PackedTile {
   static constexpr int kV = 16 / sizeof(T);                  // elements per 16-byte chunk
-  static constexpr int kRows = kN + kV - 1;                  // the tile's rows and V - 1 more
-  static constexpr int kRowChunks = kN / kV + 1;             // chunks per row
+  static constexpr int kRows = kR + kV - 1;                  // the tile's rows and V - 1 more
+  static constexpr int kRowChunks = kC / kV + 1;             // chunks per row
   static constexpr int kRowElements = kRowChunks * kV;       // elements per row
   static constexpr int kGroupElements = kV * kRowElements + kV;  // V rows and a spare chunk
   static constexpr int kGroups = (kRows + kV - 1) / kV;
@@ -631,10 +631,10 @@ struct PackedTile {
 };
 // [packed_tile]
 
-/// The line tile, for odd cols: the same kN + V - 1 rows, each on whole 128-byte lines of
+/// The line tile, for odd cols: the same kR + V - 1 rows, each on whole 128-byte lines of
 /// shared memory, and each line of `in` copied to the same place of a line of shared memory.
 /// Tile row r starts e_r elements into its 128-byte line of `in` (its place), so its element
-/// c sits at position c + e_r, and a row spans as many lines as a kN-element run can touch.
+/// c sits at position c + e_r, and a row spans as many lines as a kC-element run can touch.
 /// Eight lanes of a warp then copy one line of `in` to one line of shared memory, where the
 /// packed tile's rows start anywhere in a line: at `float` 4899 x 4899 the packed tile's
 /// copies asked L2 for 1.9 times the sectors of the 16-byte path at 4896 x 4896, this tile's
@@ -643,12 +643,12 @@ struct PackedTile {
 /// multiples of 16 bytes, so those reads still spread over the banks (LabShifted.*); for even
 /// cols they would not, and the packed tile is used.
 // [line_tile]
-template <typename T, int kN>
+template <typename T, int kR, int kC = kR>
 struct LineTile {
   static constexpr int kV = 16 / sizeof(T);
-  static constexpr int kRows = kN + kV - 1;
+  static constexpr int kRows = kR + kV - 1;
   static constexpr int kLineElements = 128 / sizeof(T);
-  static constexpr int kLines = (kN + 2 * kLineElements - 2) / kLineElements;  // lines a row of kN can touch
+  static constexpr int kLines = (kC + 2 * kLineElements - 2) / kLineElements;  // lines a row of kC can touch
   static constexpr int kPitch = kLines * kLineElements;                         // elements per tile row
   static constexpr int kRowChunks = kPitch / kV;                                 // chunks per row
   static constexpr int kChunks = kRows * kRowChunks;                             // 16-byte chunks in all
@@ -688,39 +688,39 @@ __device__ __forceinline__ uint4 rotate_down(uint4 v, int elements) {
 }
 
 /// The store phase of the shifted path takes 16 chunks (256 bytes) of 2 output rows per warp
-/// where a tile's output rows have 16 chunks or more (256-byte tiles), else 8 chunks of 4.
-/// The longer runs cost twice the fewest wavefronts for the column reads of 2- and 4-byte
-/// types (LabShifted.*), as kStore256 does on the 16-byte path.
-template <typename T, int kN>
+/// where a tile's output rows (kR elements) have 16 chunks or more, else 8 chunks of 4. The
+/// longer runs cost twice the fewest wavefronts for the column reads of 2- and 4-byte types
+/// (LabShifted.*), as kStore256 does on the 16-byte path.
+template <typename T, int kR>
 __host__ __device__ constexpr int shifted_warp_chunks() {
-  return kN / (16 / int(sizeof(T))) >= 16 ? 16 : 8;
+  return kR / (16 / int(sizeof(T))) >= 16 ? 16 : 8;
 }
 
 /// Moves the tile whose corner is in[r0][c0] to out[c0][r0] with 16-byte accesses on both
 /// sides, whatever the alignment of the rows (the shifted path). Output row j of the tile,
 /// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start
-/// at tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile writes the kN / V chunks
-/// that start inside it, the last one ending in the V - 1 rows below the tile; its first u_j
+/// at tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile (kR rows, kC columns)
+/// writes the kR / V chunks that start inside it, the last one ending in the V - 1 rows below the tile; its first u_j
 /// elements belong to the chunk that the tile above writes. kLineTile: the tile in shared memory
 /// is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile is at an
 /// edge of the matrix (its first tile row, its last tile column, a tile without V rows below
 /// it), where rows, columns and chunks are checked and the ends of the output rows are
 /// written element by element (all other tiles skip the checks).
 // [shifted]
-template <typename T, int kN, int kThreads, bool kLineTile, bool kEdge>
+template <typename T, int kR, int kC, int kThreads, bool kLineTile, bool kEdge>
 __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
                                                   int rows, int cols, std::size_t r0, std::size_t c0) {
-  using Tile = std::conditional_t<kLineTile, LineTile<T, kN>, PackedTile<T, kN>>;
+  using Tile = std::conditional_t<kLineTile, LineTile<T, kR, kC>, PackedTile<T, kR, kC>>;
   constexpr int kV = Tile::kV;
   constexpr int kRowChunks = Tile::kRowChunks;                                   // chunks a tile row holds
   constexpr int kLoads = (Tile::kRows * kRowChunks + kThreads - 1) / kThreads;  // per thread
-  constexpr int kStores = kN * kN / kV / kThreads;                              // output chunks per thread
-  static_assert(kStores >= 1 && kN * kN % (kV * kThreads) == 0, "whole output chunks per thread");
-  constexpr int kWarpChunks = shifted_warp_chunks<T, kN>();  // a warp's chunks per output row
-  constexpr int kStep = store_step<kN / kV, kWarpChunks>(kThreads);  // output rows between a thread's chunks
+  constexpr int kStores = kR * kC / kV / kThreads;                              // output chunks per thread
+  static_assert(kStores >= 1 && kR * kC % (kV * kThreads) == 0, "whole output chunks per thread");
+  constexpr int kWarpChunks = shifted_warp_chunks<T, kR>();  // a warp's chunks per output row
+  constexpr int kStep = store_step<kR / kV, kWarpChunks>(kThreads);  // output rows between a thread's chunks
   static_assert(kStep > 0 && kStep % kV == 0, "a thread's chunks have one q, in output rows the same mod V (one u_j)");
   const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
-  const int width = kEdge ? int(min(unsigned(kN), unsigned(cols - c0))) : kN;  // tile columns inside the matrix
+  const int width = kEdge ? int(min(unsigned(kC), unsigned(cols - c0))) : kC;  // tile columns inside the matrix
   const std::size_t n = std::size_t(rows) * cols;                             // elements of `in` and `out`
 
   // The place of tile row r: where in[r0 + r][c0] lies, in elements, past a 16-byte boundary
@@ -734,7 +734,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   };
 
   // Load phase: chunk q of tile row r is the aligned 16 bytes of `in` that hold tile columns
-  // q V - place ... q V - place + V - 1 (columns below 0 or from kN on: the neighbours',
+  // q V - place ... q V - place + V - 1 (columns below 0 or from kC on: the neighbours',
   // unused). Consecutive threads copy consecutive chunks, kRowChunks per row: in the line
   // tile, whole lines of `in` (8 chunks), so that 8 consecutive lanes copy one line to one line.
 #pragma unroll
@@ -766,7 +766,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   // thread's chunks are chunk q of output rows kStep apart, whose u_j are the same: it finds
   // the V tile rows it reads, and where they start, once per tile.
   int q, j0;
-  store_chunk<kN / kV, kWarpChunks>(threadIdx.x, q, j0);
+  store_chunk<kR / kV, kWarpChunks>(threadIdx.x, q, j0);
   const unsigned out_corner = unsigned(reinterpret_cast<std::uintptr_t>(out + c0 * rows + r0) / sizeof(T));
   const int u = int((kV - (out_corner + unsigned(j0) * unsigned(rows)) % kV) % kV);  // u_j of all its rows
   const int first = q * kV + u;  // the chunks' first tile row
@@ -809,15 +809,16 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 
 }  // namespace detail
 
-/// The shifted path: one block moves one kN x kN tile at a time (kN = kTileBytes / sizeof(T)),
-/// in column order, with two interleaved regions when kRegions is 2 (grid-stride over the
-/// slots, as step 07 does), through the line tile (kLineTile) or the packed one. Tile indices
-/// fit in 32 bits (the launcher checks).
-template <typename T, int kTileBytes, int kThreads, unsigned kRegions, bool kLineTile>
+/// The shifted path: one block moves one tile at a time, kInBytes of each of kOutBytes /
+/// sizeof(T) input rows (the bytes of an input row x the bytes of an output row, as in
+/// transpose_with), in column order, with two interleaved regions when kRegions is 2
+/// (grid-stride over the slots, as step 07 does), through the line tile (kLineTile) or the
+/// packed one. Tile indices fit in 32 bits (the launcher checks).
+template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile>
 __global__ void __launch_bounds__(kThreads)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
-  constexpr int kN = kTileBytes / sizeof(T);
+  constexpr int kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
   constexpr int kV = 16 / sizeof(T);
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned chunks
   T* tile = reinterpret_cast<T*>(smem);
@@ -826,31 +827,31 @@ __global__ void __launch_bounds__(kThreads)
     const unsigned u = unsigned(slot);
     const unsigned t = u % kRegions * per_region + u / kRegions;  // the tile of slot u (= u in one region)
     if (t >= tiles) continue;                                      // a spare slot (the whole block)
-    const std::size_t r0 = std::size_t(t % tiles_y) * kN;  // first input row = first output column
-    const std::size_t c0 = std::size_t(t / tiles_y) * kN;  // first input column = first output row
+    const std::size_t r0 = std::size_t(t % tiles_y) * kR;  // first input row = first output column
+    const std::size_t c0 = std::size_t(t / tiles_y) * kC;  // first input column = first output row
     // Tiles at an edge take the checks: the first tile row (it writes the first elements of
     // the output rows; the first tile's first chunk may start before in[0]), the last tile
     // column, and the tiles without V rows of `in` below them.
-    if (r0 > 0 && c0 + kN <= std::size_t(cols) && r0 + kN + kV <= std::size_t(rows)) {
-      detail::move_shifted_tile<T, kN, kThreads, kLineTile, false>(tile, out, in, rows, cols, r0, c0);
+    if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kV <= std::size_t(rows)) {
+      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, false>(tile, out, in, rows, cols, r0, c0);
     } else {
-      detail::move_shifted_tile<T, kN, kThreads, kLineTile, true>(tile, out, in, rows, cols, r0, c0);
+      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, true>(tile, out, in, rows, cols, r0, c0);
     }
   }
 }
 
 /// Out-of-place transpose on the shifted path, for any shape and any (element-aligned)
-/// pointers: square tiles of kTileBytes x kTileBytes bytes, kThreads threads, the column
-/// order, and two regions where the rows of `in` lie a multiple of 128 KB apart. The line
-/// tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed` rows), the
-/// packed tile otherwise.
-template <int kTileBytes, int kThreads, bool kLineTile = true, typename T>
-void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+/// pointers: tiles of kInBytes x kOutBytes bytes (as in transpose_with), kThreads threads,
+/// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
+/// The line tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed`
+/// rows), the packed tile otherwise.
+template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, typename T>
+void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
-  constexpr unsigned kN = kTileBytes / sizeof(T);
-  const unsigned tiles_y = ceil_div(unsigned(rows), kN);
-  const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kN);
+  constexpr unsigned kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
+  const unsigned tiles_y = ceil_div(unsigned(rows), kR);
+  const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kC);
   if (tiles >= UINT_MAX) throw std::invalid_argument("transpose_shifted: 2^32 - 1 tiles or more");
   auto launch = [&](auto kernel, unsigned regions, int chunks) {  // chunks: the tile's, 16 bytes each
     const std::size_t slots = ceil_div(tiles, std::size_t(regions)) * regions;
@@ -858,15 +859,22 @@ void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t str
     allow_shared_memory(kernel, 16 * std::size_t(chunks));
     kernel<<<blocks, kThreads, 16 * std::size_t(chunks), stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
   };
-  constexpr int kLineChunks = detail::LineTile<T, kN>::kChunks, kPackedChunks = detail::PackedTile<T, kN>::kChunks;
+  constexpr int kLineChunks = detail::LineTile<T, kR, kC>::kChunks;
+  constexpr int kPackedChunks = detail::PackedTile<T, kR, kC>::kChunks;
   if (kLineTile && detail::line_tile_for(cols)) {  // (an odd pitch is never a multiple of 128 KB)
-    launch(shifted_kernel<T, kTileBytes, kThreads, 1, true>, 1, kLineChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true>, 1, kLineChunks);
   } else if (pitch_is_128k_multiple<T>(cols)) {
-    launch(shifted_kernel<T, kTileBytes, kThreads, 2, false>, 2, kPackedChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false>, 2, kPackedChunks);
   } else {
-    launch(shifted_kernel<T, kTileBytes, kThreads, 1, false>, 1, kPackedChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false>, 1, kPackedChunks);
   }
   TP_CHECK_LAUNCH("shifted_kernel");
+}
+
+/// The shifted path with square tiles of kTileBytes x kTileBytes bytes.
+template <int kTileBytes, int kThreads, bool kLineTile = true, typename T>
+void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  transpose_shifted_with<kTileBytes, kTileBytes, kThreads, kLineTile>(out, in, rows, cols, stream);
 }
 
 /// The record's element path before the shifted path (kept for comparison, row
@@ -884,10 +892,11 @@ void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t 
 /// waves of blocks (4 times the tiles; a `double` thread then has one chunk per tile, and no
 /// column pairs). Shapes and pointers without 16-byte rows take the shifted path (16-byte
 /// accesses on both sides, shifted in shared memory and in registers): for odd cols (the
-/// line tile) with 256 x 256-byte tiles at every size, whose warps store 256 bytes of each
-/// output row, for even cols (the packed tile: offset pointers) with the same choice of tiles
-/// as the 16-byte path (each measured faster: rows `shifted_tile*` of lab_unaligned); but
-/// for `double`, where the element path with 64 x 64-element tiles measured faster (row
+/// line tile) with 256 x 256-byte tiles, whose warps store 256 bytes of each output row, and
+/// with tiles twice as tall (256 x 512 bytes, 512 threads) where those would still give 3
+/// waves or more; for even cols (the packed tile: offset pointers) with the same choice of
+/// tiles as the 16-byte path (each measured faster: rows `shifted_tile*` of lab_unaligned);
+/// but for `double`, where the element path with 64 x 64-element tiles measured faster (row
 /// `elements64`).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
@@ -895,14 +904,18 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
   check_shape(rows, cols);
   const bool aligned = detail::rows_16_aligned(out, in, rows, cols);
   if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
-  const bool small = few_waves(std::size_t(ceil_div(unsigned(rows), kLargeTile)) * ceil_div(unsigned(cols), kLargeTile),
-                               sm_count());
+  const unsigned tiles_x = ceil_div(unsigned(cols), kLargeTile), tiles_y = ceil_div(unsigned(rows), kLargeTile);
+  const bool small = few_waves(std::size_t(tiles_x) * tiles_y, sm_count());
   if (aligned) {
     if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256>(out, in, rows, cols, stream);
-  } else {
-    if (small && !detail::line_tile_for(cols)) transpose_shifted<128, 128>(out, in, rows, cols, stream);
+  } else if (!detail::line_tile_for(cols)) {
+    if (small) transpose_shifted<128, 128>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);
+  } else {
+    const bool few_tall = few_waves(std::size_t(tiles_x) * ceil_div(tiles_y, 2u), sm_count());  // 256 x 512-byte tiles
+    if (few_tall) transpose_shifted<256, 256>(out, in, rows, cols, stream);
+    else transpose_shifted_with<256, 512, 512>(out, in, rows, cols, stream);
   }
 }
 

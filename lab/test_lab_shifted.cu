@@ -46,7 +46,7 @@ class ShiftedPath : public ::testing::TestWithParam<tp::DType> {
 };
 
 void expect_all_match(tp::DType dtype, const std::vector<tp::Shape>& shapes) {
-  ASSERT_EQ(shifted_kernels().size(), 5u);
+  ASSERT_EQ(shifted_kernels().size(), 6u);
   for (const tp::Shape shape : shapes) {
     tp::Case c(dtype, shape, /*seed=*/5000 + shape.rows * 7 + shape.cols);
     for (const tp::Kernel& k : shifted_kernels()) {
@@ -134,18 +134,18 @@ struct BankCount {
   }
 };
 
-template <typename T, int kN, typename Tile, typename Place>
+template <typename T, int kR, int kC, typename Tile, typename Place>
 double tile_read_wavefronts(Place place, int t0, int rm, bool in_row_order) {
   constexpr int kV = 16 / int(sizeof(T));
-  constexpr int kWarpChunks = tp::lab::coarsen::detail::shifted_warp_chunks<T, kN>();  // the kernel's warps
+  constexpr int kWarpChunks = tp::lab::coarsen::detail::shifted_warp_chunks<T, kR>();  // the kernel's warps
   const int fewest = (32 * int(sizeof(T)) + 127) / 128;
   long long total = 0, least = 0;
-  for (int warp0 = 0; warp0 < kN * kN / kV; warp0 += 32) {  // the output chunks, a warp at a time
+  for (int warp0 = 0; warp0 < kR * kC / kV; warp0 += 32) {  // the output chunks, a warp at a time
     for (int k = 0; k < kV; ++k) {
       std::array<std::uint64_t, tp::banks::kLanes> address{};
       for (int lane = 0; lane < 32; ++lane) {
         int q = 0, j = 0;
-        tp::lab::coarsen::detail::store_chunk<kN / kV, kWarpChunks>(warp0 + lane, q, j);
+        tp::lab::coarsen::detail::store_chunk<kR / kV, kWarpChunks>(warp0 + lane, q, j);
         const int u = (kV - (t0 + j * rm) % kV) % kV;  // the chunk: tile rows q V + u ... q V + u + V - 1
         const int r = in_row_order ? q * kV + u + k : (q + (k < u)) * kV + k;  // the row step k reads
         address[lane] = std::uint64_t(Tile::at(r, j + place(r))) * sizeof(T);
@@ -169,7 +169,7 @@ BankCount packed_tile_wavefronts(bool in_row_order, int only_cols_mod = -1, int 
       for (int t0 = 0; t0 < kV; ++t0) {
         for (int rm = 0; rm < kV; ++rm) {
           if ((only_cols_mod >= 0 && cm != only_cols_mod) || (only_rows_mod >= 0 && rm != only_rows_mod)) continue;
-          count.add(tile_read_wavefronts<T, kN, Tile>([&](int r) { return (s0 + r * cm) % kV; }, t0, rm, in_row_order));
+          count.add(tile_read_wavefronts<T, kN, kN, Tile>([&](int r) { return (s0 + r * cm) % kV; }, t0, rm, in_row_order));
         }
       }
     }
@@ -177,19 +177,21 @@ BankCount packed_tile_wavefronts(bool in_row_order, int only_cols_mod = -1, int 
   return count;
 }
 
-// The line tile: rows start e_r = (b_0 + r cols sizeof(T)) mod 128 bytes into a line, for
-// four b_0, every odd (or every even) cols mod 128 / sizeof(T), and a few t_0 and rows mod V.
-template <typename T, int kTileBytes>
+// The line tile of kInBytes x kOutBytes bytes (as in transpose_shifted_with; square by
+// default): rows start e_r = (b_0 + r cols sizeof(T)) mod 128 bytes into a line, for four
+// b_0, every odd (or every even) cols mod 128 / sizeof(T), and a few t_0 and rows mod V.
+template <typename T, int kInBytes, int kOutBytes = kInBytes>
 BankCount line_tile_wavefronts(bool odd_cols) {
-  constexpr int kN = kTileBytes / int(sizeof(T)), kV = 16 / int(sizeof(T)), kSize = int(sizeof(T));
-  using Tile = tp::lab::coarsen::detail::LineTile<T, kN>;
+  constexpr int kR = kOutBytes / int(sizeof(T)), kC = kInBytes / int(sizeof(T));
+  constexpr int kV = 16 / int(sizeof(T)), kSize = int(sizeof(T));
+  using Tile = tp::lab::coarsen::detail::LineTile<T, kR, kC>;
   BankCount count;
   for (int b0 : {0, 16 + 3 * kSize, 64 + 5 * kSize, 128 - kSize}) {
     for (int cm = odd_cols ? 1 : 0; cm < 128 / kSize; cm += 2) {
       for (int t0 : {0, kV - 1}) {
         for (int rm : {0, 1, kV / 2, kV - 1}) {
           auto place = [&](int r) { return (b0 + r * cm * kSize) % 128 / kSize; };
-          count.add(tile_read_wavefronts<T, kN, Tile>(place, t0, rm, false));
+          count.add(tile_read_wavefronts<T, kR, kC, Tile>(place, t0, rm, false));
         }
       }
     }
@@ -228,6 +230,8 @@ TEST(LabShifted, LineTileReadsSpreadOverTheBanksForOddCols) {
   expect_at_most("lines, half, 256-byte tile", line_tile_wavefronts<__half, 256>(true), 2.25, 2.15);
   expect_at_most("lines, float, 128-byte tile", line_tile_wavefronts<float, 128>(true), 1.0, 1.0);
   expect_at_most("lines, half, 128-byte tile", line_tile_wavefronts<__half, 128>(true), 1.5, 1.3);
+  expect_at_most("lines, float, 256 x 512-byte tile", line_tile_wavefronts<float, 256, 512>(true), 2.0, 2.0);
+  expect_at_most("lines, half, 256 x 512-byte tile", line_tile_wavefronts<__half, 256, 512>(true), 2.25, 2.15);
 }
 
 // Why the launcher takes the packed tile for even cols: rows V apart then start at places
