@@ -877,6 +877,14 @@ void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t str
   transpose_shifted_with<kTileBytes, kTileBytes, kThreads, kLineTile>(out, in, rows, cols, stream);
 }
 
+/// The shifted path with large tiles for large matrices: 128 input rows of 512 bytes each
+/// (512 x 512 bytes for `float`, 512 x 256 for 2-byte types) and 512 threads; about 85 KB of
+/// shared memory as line tiles, two blocks per SM.
+template <typename T>
+void transpose_shifted_large(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  transpose_shifted_with<512, 128 * int(sizeof(T)), 512>(out, in, rows, cols, stream);
+}
+
 /// The record's element path before the shifted path (kept for comparison, row
 /// `elements64`): the lab kernel with 64 x 64-element tiles in column order and evict-first
 /// stores, one element per access, for every shape.
@@ -892,9 +900,9 @@ void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t 
 /// waves of blocks (4 times the tiles; a `double` thread then has one chunk per tile, and no
 /// column pairs). Shapes and pointers without 16-byte rows take the shifted path (16-byte
 /// accesses on both sides, shifted in shared memory and in registers): for odd cols (the
-/// line tile) with 256 x 256-byte tiles, whose warps store 256 bytes of each output row, and
-/// with tiles twice as tall (256 x 512 bytes, 512 threads) where those would still give 3
-/// waves or more; for even cols (the packed tile: offset pointers) with the same choice of
+/// line tile) with 256 x 256-byte tiles, whose warps store 256 bytes of each output row, or
+/// with the larger tiles of transpose_shifted_large where those would still give 3 waves or
+/// more (a block of 512 threads counting as two); for even cols (the packed tile: offset pointers) with the same choice of
 /// tiles as the 16-byte path (each measured faster: rows `shifted_tile*` of lab_unaligned);
 /// but for `double`, where the element path with 64 x 64-element tiles measured faster (row
 /// `elements64`).
@@ -913,9 +921,9 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
     if (small) transpose_shifted<128, 128>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);
   } else {
-    const bool few_tall = few_waves(std::size_t(tiles_x) * ceil_div(tiles_y, 2u), sm_count());  // 256 x 512-byte tiles
-    if (few_tall) transpose_shifted<256, 256>(out, in, rows, cols, stream);
-    else transpose_shifted_with<256, 512, 512>(out, in, rows, cols, stream);
+    const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), 128u)) * ceil_div(tiles_x, 2u);
+    if (few_waves(2 * large_tiles, sm_count())) transpose_shifted<256, 256>(out, in, rows, cols, stream);
+    else transpose_shifted_large(out, in, rows, cols, stream);
   }
 }
 

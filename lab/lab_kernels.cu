@@ -44,7 +44,7 @@ std::vector<Kernel> coarsen_kernels() {
   return {record_kernel(),
           row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
-          row("shifted_tile256x512B_t512", TP_LAUNCHER((transpose_shifted_with<256, 512, 512>))),
+          row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),
           row("shifted_packed128", TP_LAUNCHER((transpose_shifted<128, 128, false>))),
           row("shifted_packed256", TP_LAUNCHER((transpose_shifted<256, 256, false>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
