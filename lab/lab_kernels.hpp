@@ -9,9 +9,9 @@
 
 namespace tp::lab {
 
-/// Out-of-place variants: the record kernel, its shifted path with either tile size (the line
-/// tile for odd cols, as the record takes it, and the packed tile always) and its former
-/// element path (on every shape), then one change of the headline per row.
+/// Out-of-place variants: the record kernel, its shifted path with each of its tile sizes
+/// (the line tile for odd cols, as the record takes it, and the packed tile always) and its
+/// former element path (on every shape), then one change of the headline per row.
 std::vector<Kernel> coarsen_kernels();
 
 /// In-place variants of step 08: one change of its headline per row.

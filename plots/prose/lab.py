@@ -248,6 +248,17 @@ def unaligned_line_gain(dtype):
                  for o, _ in ODD_NEIGHBOURS])
 
 
+def unaligned_large_gain(dtype, rows=11585, cols=11585):
+    """lab_unaligned, medians: the large tiles' points over the 256-byte line tiles (shifted_large - shifted_tile256)."""
+    shape = (int(rows), int(cols))
+    return num(_unaligned_median(dtype, "shifted_large", shape) - _unaligned_median(dtype, _shifted("line"), shape))
+
+
+def unaligned_large_loss(dtype, rows, cols):
+    """lab_unaligned, medians: the points the large tiles lose to the 256-byte line tiles at one shape."""
+    return num(-float(unaligned_large_gain(dtype, rows, cols)))
+
+
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
 
 def _tune_gaps_16384(other):
