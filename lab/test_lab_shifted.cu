@@ -1,7 +1,7 @@
 // The lab's shifted path (rows that are not a multiple of 16 bytes, pointers that are not
 // 16-byte aligned), beyond the awkward shapes that every lab kernel goes through
-// (tests/gpu/test_steps.cu): on the GPU, the record kernel and the shifted path's rows (both
-// tile sizes, the line tile for odd cols and the packed tile always) on odd shapes, and on
+// (tests/gpu/test_steps.cu): on the GPU, the record kernel and the shifted path's rows (every
+// tile size, the line tile for odd cols and the packed tile always) on odd shapes, and on
 // pointers a few elements past a 16-byte boundary (`in` and `out` each on its own) with
 // nothing written around the output; on the CPU, the layout of both tiles in shared memory and
 // the banks their store phase reads.
