@@ -610,10 +610,10 @@ namespace detail {
 /// The shifted path's packed tile in shared memory, for even cols: the kR x kC tile (kR input
 /// rows of kC elements) and the first V - 1 rows of the tile below it (kR + V - 1 input rows),
 /// in groups of V rows. Tile row r holds the aligned 16-byte chunks of `in` that cover its kC
-/// elements: kC / V + 1 of them, because the row starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1),
-/// so its element c sits at position c + s_r. After each group of V rows comes one spare chunk, so that the column
-/// reads of the store phase spread over the banks (lab/test_lab_shifted.cu counts them with
-/// the bank model of tests/exercises/banks.hpp).
+/// elements: kC / V + 1 of them, because the row starts s_r elements past a 16-byte boundary
+/// (its shift, 0 to V - 1), so its element c sits at position c + s_r. After each group of V
+/// rows comes one spare chunk, so that the column reads of the store phase spread over the
+/// banks (lab/test_lab_shifted.cu counts them with the bank model of tests/exercises/banks.hpp).
 // [packed_tile]
 template <typename T, int kR, int kC = kR>
 struct PackedTile {
@@ -696,15 +696,15 @@ __host__ __device__ constexpr int shifted_warp_chunks() {
   return kR / (16 / int(sizeof(T))) >= 16 ? 16 : 8;
 }
 
-/// Moves the tile whose corner is in[r0][c0] to out[c0][r0] with 16-byte accesses on both
-/// sides, whatever the alignment of the rows (the shifted path). Output row j of the tile,
-/// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start
-/// at tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile (kR rows, kC columns)
-/// writes the kR / V chunks that start inside it, the last one ending in the V - 1 rows below the tile; its first u_j
-/// elements belong to the chunk that the tile above writes. kLineTile: the tile in shared memory
-/// is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile is at an
-/// edge of the matrix (its first tile row, its last tile column, a tile without V rows below
-/// it), where rows, columns and chunks are checked and the ends of the output rows are
+/// Moves the tile whose corner is in[r0][c0] to out[c0][r0] with 16-byte accesses on both sides,
+/// whatever the alignment of the rows (the shifted path). Output row j of the tile,
+/// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start at
+/// tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile (kR rows, kC columns) writes the
+/// kR / V chunks that start inside it, the last one ending in the V - 1 rows below the tile; its
+/// first u_j elements belong to the chunk that the tile above writes. kLineTile: the tile in
+/// shared memory is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile
+/// is at an edge of the matrix (its first tile row, its last tile column, a tile without V rows
+/// below it), where rows, columns and chunks are checked and the ends of the output rows are
 /// written element by element (all other tiles skip the checks).
 // [shifted]
 template <typename T, int kR, int kC, int kThreads, bool kLineTile, bool kEdge>
@@ -894,18 +894,17 @@ void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t 
   transpose_with<kElementTile, kElementTile, 256, kStreaming | kColumns>(out, in, rows, cols, stream);
 }
 
-/// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte
-/// tiles, 256 threads, two regions where the rows of `in` lie a multiple of 128 KB apart),
-/// with 128 x 128-byte tiles and 128 threads where the large tiles would give fewer than 3
-/// waves of blocks (4 times the tiles; a `double` thread then has one chunk per tile, and no
-/// column pairs). Shapes and pointers without 16-byte rows take the shifted path (16-byte
-/// accesses on both sides, shifted in shared memory and in registers): for odd cols (the
-/// line tile) with 256 x 256-byte tiles, whose warps store 256 bytes of each output row, or
-/// with the larger tiles of transpose_shifted_large where those would still give 3 waves or
-/// more (a block of 512 threads counting as two); for even cols (the packed tile: offset pointers) with the same choice of
-/// tiles as the 16-byte path (each measured faster: rows `shifted_tile*` of lab_unaligned);
-/// but for `double`, where the element path with 64 x 64-element tiles measured faster (row
-/// `elements64`).
+/// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte tiles, 256
+/// threads, two regions where the rows of `in` lie a multiple of 128 KB apart), with 128 x 128-byte
+/// tiles and 128 threads where the large tiles would give fewer than 3 waves of blocks (4 times the
+/// tiles; a `double` thread then has one chunk per tile, and no column pairs). Shapes and pointers
+/// without 16-byte rows take the shifted path (16-byte accesses on both sides, shifted in shared
+/// memory and in registers): for odd cols (the line tile) with 256 x 256-byte tiles, whose warps
+/// store 256 bytes of each output row, or with the larger tiles of transpose_shifted_large where
+/// those would still give 3 waves or more (a block of 512 threads counting as two); for even cols
+/// (the packed tile: offset pointers) with the same choice of tiles as the 16-byte path (each
+/// measured faster: rows `shifted_tile*` of lab_unaligned); but for `double`, where the element
+/// path with 64 x 64-element tiles measured faster (row `elements64`).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
