@@ -877,12 +877,16 @@ void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t str
   transpose_shifted_with<kTileBytes, kTileBytes, kThreads, kLineTile>(out, in, rows, cols, stream);
 }
 
-/// The shifted path with large tiles for large matrices: 128 input rows of 512 bytes each
-/// (512 x 512 bytes for `float`, 512 x 256 for 2-byte types) and 512 threads; about 85 KB of
-/// shared memory as line tiles, two blocks per SM.
+/// The shifted path's large tile: kLargeRows input rows of kLargeRowBytes bytes each.
+constexpr int kLargeRows = 128, kLargeRowBytes = 512;
+
+/// The shifted path with large tiles for large matrices (kLargeRows x kLargeRowBytes: 512 x 512
+/// bytes for `float`, 512 x 256 for 2-byte types) and 512 threads; about 85 KB of shared memory
+/// as line tiles, two blocks per SM.
+
 template <typename T>
 void transpose_shifted_large(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  transpose_shifted_with<512, 128 * int(sizeof(T)), 512>(out, in, rows, cols, stream);
+  transpose_shifted_with<kLargeRowBytes, kLargeRows * int(sizeof(T)), 512>(out, in, rows, cols, stream);
 }
 
 /// The record's element path before the shifted path (kept for comparison, row
@@ -920,7 +924,8 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
     if (small) transpose_shifted<128, 128>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);
   } else {
-    const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), 128u)) * ceil_div(tiles_x, 2u);
+    const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
+                                    ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
     if (few_waves(2 * large_tiles, sm_count())) transpose_shifted<256, 256>(out, in, rows, cols, stream);
     else transpose_shifted_large(out, in, rows, cols, stream);
   }
