@@ -31,9 +31,9 @@
 /// - The shifted path (transpose_shifted; the record's path, but for `double`, where rows
 ///   are not a multiple of 16 bytes or a pointer is not 16-byte aligned): aligned 16-byte
 ///   copies of each tile row into a shared-memory row one chunk longer, read back at the
-///   row's shift; aligned 16-byte stores of each output row, the chunk that crosses into the
-///   next tile included (the tile loads V - 1 rows more); element by element only at the
-///   matrix's edges.
+///   row's shift; aligned 16-byte stores of each output row, starting on a 32-byte sector
+///   (or a 16-byte boundary), the chunk that crosses into the next tile included (the tile
+///   loads 2 V - 1 or V - 1 rows more); element by element only at the matrix's edges.
 /// - The ablation's switches (Feature): evict-first cache hints on the stores, L2 hints on
 ///   the loads (prefetch, evict-first; measured by the tuning program), cp.async copies from
 ///   global straight to shared memory, 256-byte store runs, five tile orders (column-major,
@@ -590,6 +590,10 @@ using step07::pitch_is_128k_multiple;
 /// of the time, and a partly filled one leaves SMs idle.
 inline bool few_waves(std::size_t tiles, int sms) { return tiles < std::size_t(3 * 8) * std::size_t(sms); }
 
+/// Whether `tiles` blocks of 256 threads fill at most one wave (the shifted path's choice of
+/// 128-byte tiles for odd cols).
+inline bool one_wave_or_less(std::size_t tiles, int sms) { return tiles <= std::size_t(8) * std::size_t(sms); }
+
 /// The headline on the 16-byte path with square tiles of kTileBytes x kTileBytes bytes and
 /// kThreads threads: kFeatures (a column-major order), with two interleaved regions of tiles
 /// where the rows of `in` lie a multiple of 128 KB apart. Shapes and pointers without
@@ -608,17 +612,17 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 namespace detail {
 
 /// The shifted path's packed tile in shared memory, for even cols: the kR x kC tile (kR input
-/// rows of kC elements) and the first V - 1 rows of the tile below it (kR + V - 1 input rows),
-/// in groups of V rows. Tile row r holds the aligned 16-byte chunks of `in` that cover its kC
+/// rows of kC elements) and the first A - 1 rows of the tile below it (kR + A - 1 input rows,
+/// A = kStartBytes / sizeof(T): see move_shifted_tile), in groups of V rows. Tile row r holds the aligned 16-byte chunks of `in` that cover its kC
 /// elements: kC / V + 1 of them, because the row starts s_r elements past a 16-byte boundary
 /// (its shift, 0 to V - 1), so its element c sits at position c + s_r. After each group of V
 /// rows comes one spare chunk, so that the column reads of the store phase spread over the
 /// banks (lab/test_lab_shifted.cu counts them with the bank model of tests/exercises/banks.hpp).
 // [packed_tile]
-template <typename T, int kR, int kC = kR>
+template <typename T, int kR, int kC = kR, int kStartBytes = 32>
 struct PackedTile {
   static constexpr int kV = 16 / sizeof(T);                  // elements per 16-byte chunk
-  static constexpr int kRows = kR + kV - 1;                  // the tile's rows and V - 1 more
+  static constexpr int kRows = kR + kStartBytes / int(sizeof(T)) - 1;  // the tile's rows and A - 1 more
   static constexpr int kRowChunks = kC / kV + 1;             // chunks per row
   static constexpr int kRowElements = kRowChunks * kV;       // elements per row
   static constexpr int kGroupElements = kV * kRowElements + kV;  // V rows and a spare chunk
@@ -631,7 +635,7 @@ struct PackedTile {
 };
 // [packed_tile]
 
-/// The line tile, for odd cols: the same kR + V - 1 rows, each on whole 128-byte lines of
+/// The line tile, for odd cols: the same kR + A - 1 rows, each on whole 128-byte lines of
 /// shared memory, and each line of `in` copied to the same place of a line of shared memory.
 /// Tile row r starts e_r elements into its 128-byte line of `in` (its place), so its element
 /// c sits at position c + e_r, and a row spans as many lines as a kC-element run can touch.
@@ -643,10 +647,10 @@ struct PackedTile {
 /// multiples of 16 bytes, so those reads still spread over the banks (LabShifted.*); for even
 /// cols they would not, and the packed tile is used.
 // [line_tile]
-template <typename T, int kR, int kC = kR>
+template <typename T, int kR, int kC = kR, int kStartBytes = 32>
 struct LineTile {
   static constexpr int kV = 16 / sizeof(T);
-  static constexpr int kRows = kR + kV - 1;
+  static constexpr int kRows = kR + kStartBytes / int(sizeof(T)) - 1;
   static constexpr int kLineElements = 128 / sizeof(T);
   static constexpr int kLines = (kC + 2 * kLineElements - 2) / kLineElements;  // lines a row of kC can touch
   static constexpr int kPitch = kLines * kLineElements;                         // elements per tile row
@@ -698,19 +702,20 @@ __host__ __device__ constexpr int shifted_warp_chunks() {
 
 /// Moves the tile whose corner is in[r0][c0] to out[c0][r0] with 16-byte accesses on both sides,
 /// whatever the alignment of the rows (the shifted path). Output row j of the tile,
-/// out[c0 + j][r0 ...], starts t_j elements past a 16-byte boundary; its aligned chunks start at
-/// tile rows u_j, u_j + V, ... (u_j = (V - t_j) mod V). The tile (kR rows, kC columns) writes the
-/// kR / V chunks that start inside it, the last one ending in the V - 1 rows below the tile; its
-/// first u_j elements belong to the chunk that the tile above writes. kLineTile: the tile in
+/// out[c0 + j][r0 ...], starts t_j elements past a boundary of kStartBytes (16, or 32: a
+/// sector), A = kStartBytes / sizeof(T) elements; its chunks start at tile rows a_j, a_j + V, ...
+/// (a_j = (A - t_j) mod A), the first on such a boundary. The tile (kR rows, kC columns) writes
+/// the kR / V chunks that start inside it, the last one ending in the A - 1 rows below the tile;
+/// its first a_j elements belong to the chunk that the tile above writes. kLineTile: the tile in
 /// shared memory is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile
 /// is at an edge of the matrix (its first tile row, its last tile column, a tile without V rows
 /// below it), where rows, columns and chunks are checked and the ends of the output rows are
 /// written element by element (all other tiles skip the checks).
 // [shifted]
-template <typename T, int kR, int kC, int kThreads, bool kLineTile, bool kEdge>
+template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kEdge>
 __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
                                                   int rows, int cols, std::size_t r0, std::size_t c0) {
-  using Tile = std::conditional_t<kLineTile, LineTile<T, kR, kC>, PackedTile<T, kR, kC>>;
+  using Tile = std::conditional_t<kLineTile, LineTile<T, kR, kC, kStartBytes>, PackedTile<T, kR, kC, kStartBytes>>;
   constexpr int kV = Tile::kV;
   constexpr int kRowChunks = Tile::kRowChunks;                                   // chunks a tile row holds
   constexpr int kLoads = (Tile::kRows * kRowChunks + kThreads - 1) / kThreads;  // per thread
@@ -718,7 +723,9 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   static_assert(kStores >= 1 && kR * kC % (kV * kThreads) == 0, "whole output chunks per thread");
   constexpr int kWarpChunks = shifted_warp_chunks<T, kR>();  // a warp's chunks per output row
   constexpr int kStep = store_step<kR / kV, kWarpChunks>(kThreads);  // output rows between a thread's chunks
-  static_assert(kStep > 0 && kStep % kV == 0, "a thread's chunks have one q, in output rows the same mod V (one u_j)");
+  constexpr int kA = kStartBytes / int(sizeof(T));  // elements of kStartBytes
+  static_assert(kStartBytes == 16 || kStartBytes == 32, "chunks start on 16 or 32 bytes");
+  static_assert(kStep > 0 && kStep % kA == 0, "a thread's chunks have one q, in output rows the same mod A (one a_j)");
   const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
   const int width = kEdge ? int(min(unsigned(kC), unsigned(cols - c0))) : kC;  // tile columns inside the matrix
   const std::size_t n = std::size_t(rows) * cols;                             // elements of `in` and `out`
@@ -757,23 +764,25 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   cp_async_wait_all();  // this thread's copies have landed
   __syncthreads();      // and everyone else's
 
-  // Store phase: chunk q of output row j covers tile rows first = q V + u_j ... first + V - 1,
-  // rows q V + k of group q for k >= u_j and rows (q + 1) V + k of group q + 1 for k < u_j.
+  // Store phase: chunk q of output row j covers tile rows first = q V + a_j ... first + V - 1.
+  // With u_j = a_j mod V and p = q + a_j / V, those are rows p V + k of group p for k >= u_j
+  // and rows (p + 1) V + k of group p + 1 for k < u_j.
   // Step k reads the row that is k mod V: whatever their chunks, a warp's lanes then read
   // elements at different places of their 16-byte chunks, so in different banks. Element e
   // (tile row first + e) lands in v[(u_j + e) mod V], and a rotation puts it at position e.
   // A warp takes kWarpChunks chunks of 32 / kWarpChunks output rows (store_chunk). A
-  // thread's chunks are chunk q of output rows kStep apart, whose u_j are the same: it finds
+  // thread's chunks are chunk q of output rows kStep apart, whose a_j are the same: it finds
   // the V tile rows it reads, and where they start, once per tile.
   int q, j0;
   store_chunk<kR / kV, kWarpChunks>(threadIdx.x, q, j0);
   const unsigned out_corner = unsigned(reinterpret_cast<std::uintptr_t>(out + c0 * rows + r0) / sizeof(T));
-  const int u = int((kV - (out_corner + unsigned(j0) * unsigned(rows)) % kV) % kV);  // u_j of all its rows
-  const int first = q * kV + u;  // the chunks' first tile row
+  const int a = int((kA - (out_corner + unsigned(j0) * unsigned(rows)) % kA) % kA);  // a_j of all its rows
+  const int u = a % kV, p = q + a / kV;  // u_j, and the group of the chunks' first row
+  const int first = q * kV + a;          // the chunks' first tile row
   int start[kV];                 // start[k]: index of tile column 0 in the row that step k reads
 #pragma unroll
   for (int k = 0; k < kV; ++k) {
-    const int r = (k < u ? q + 1 : q) * kV + k;
+    const int r = (k < u ? p + 1 : p) * kV + k;
     start[k] = Tile::at(r, place(r));
   }
   T* dst = out + (c0 + j0) * rows + r0;  // out[c0 + j0][r0]: tile row 0 of output row j0
@@ -797,10 +806,10 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
         if (first + e < below) dst[first + e] = w[e];
       }
     }
-    // The first tile row: the u_j elements before the first chunk (the rest of their chunk
+    // The first tile row: the a_j elements before the first chunk (the rest of their chunk
     // ends the output row before, which its tile writes up to the row's end).
     if (kEdge && r0 == 0 && q == 0) {
-      for (int r = 0; r < u && r < below; ++r) dst[r] = tile[Tile::at(r, j + place(r))];
+      for (int r = 0; r < a && r < below; ++r) dst[r] = tile[Tile::at(r, j + place(r))];
     }
   }
   __syncthreads();  // the tile is free for the next one
@@ -814,12 +823,12 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 /// transpose_with), in column order, with two interleaved regions when kRegions is 2
 /// (grid-stride over the slots, as step 07 does), through the line tile (kLineTile) or the
 /// packed one. Tile indices fit in 32 bits (the launcher checks).
-template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile>
+template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile, int kStartBytes>
 __global__ void __launch_bounds__(kThreads)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
   constexpr int kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
-  constexpr int kV = 16 / sizeof(T);
+  constexpr int kA = kStartBytes / int(sizeof(T));  // rows past the tile that its chunks reach, and one
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned chunks
   T* tile = reinterpret_cast<T*>(smem);
   const unsigned per_region = (tiles + kRegions - 1) / kRegions;
@@ -831,11 +840,11 @@ __global__ void __launch_bounds__(kThreads)
     const std::size_t c0 = std::size_t(t / tiles_y) * kC;  // first input column = first output row
     // Tiles at an edge take the checks: the first tile row (it writes the first elements of
     // the output rows; the first tile's first chunk may start before in[0]), the last tile
-    // column, and the tiles without V rows of `in` below them.
-    if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kV <= std::size_t(rows)) {
-      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, false>(tile, out, in, rows, cols, r0, c0);
+    // column, and the tiles without A rows of `in` below them.
+    if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
+      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, false>(tile, out, in, rows, cols, r0, c0);
     } else {
-      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, true>(tile, out, in, rows, cols, r0, c0);
+      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, true>(tile, out, in, rows, cols, r0, c0);
     }
   }
 }
@@ -845,7 +854,7 @@ __global__ void __launch_bounds__(kThreads)
 /// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
 /// The line tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed`
 /// rows), the packed tile otherwise.
-template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, typename T>
+template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, typename T>
 void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
@@ -859,34 +868,33 @@ void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_
     allow_shared_memory(kernel, 16 * std::size_t(chunks));
     kernel<<<blocks, kThreads, 16 * std::size_t(chunks), stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
   };
-  constexpr int kLineChunks = detail::LineTile<T, kR, kC>::kChunks;
-  constexpr int kPackedChunks = detail::PackedTile<T, kR, kC>::kChunks;
+  constexpr int kLineChunks = detail::LineTile<T, kR, kC, kStartBytes>::kChunks;
+  constexpr int kPackedChunks = detail::PackedTile<T, kR, kC, kStartBytes>::kChunks;
   if (kLineTile && detail::line_tile_for(cols)) {  // (an odd pitch is never a multiple of 128 KB)
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true>, 1, kLineChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true, kStartBytes>, 1, kLineChunks);
   } else if (pitch_is_128k_multiple<T>(cols)) {
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false>, 2, kPackedChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false, kStartBytes>, 2, kPackedChunks);
   } else {
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false>, 1, kPackedChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false, kStartBytes>, 1, kPackedChunks);
   }
   TP_CHECK_LAUNCH("shifted_kernel");
 }
 
 /// The shifted path with square tiles of kTileBytes x kTileBytes bytes.
-template <int kTileBytes, int kThreads, bool kLineTile = true, typename T>
+template <int kTileBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, typename T>
 void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  transpose_shifted_with<kTileBytes, kTileBytes, kThreads, kLineTile>(out, in, rows, cols, stream);
+  transpose_shifted_with<kTileBytes, kTileBytes, kThreads, kLineTile, kStartBytes>(out, in, rows, cols, stream);
 }
 
 /// The shifted path's large tile: kLargeRows input rows of kLargeRowBytes bytes each.
 constexpr int kLargeRows = 128, kLargeRowBytes = 512;
 
 /// The shifted path with large tiles for large matrices (kLargeRows x kLargeRowBytes: 512 x 512
-/// bytes for `float`, 512 x 256 for 2-byte types) and 512 threads; about 85 KB of shared memory
-/// as line tiles, two blocks per SM.
-
-template <typename T>
+/// bytes for `float`, 512 x 256 for 2-byte types) and 512 threads; 86 KB (`float`) to 92 KB
+/// (2-byte types) of shared memory as line tiles, two blocks per SM.
+template <int kStartBytes = 32, typename T>
 void transpose_shifted_large(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  transpose_shifted_with<kLargeRowBytes, kLargeRows * int(sizeof(T)), 512>(out, in, rows, cols, stream);
+  transpose_shifted_with<kLargeRowBytes, kLargeRows * int(sizeof(T)), 512, true, kStartBytes>(out, in, rows, cols, stream);
 }
 
 /// The record's element path before the shifted path (kept for comparison, row
@@ -903,30 +911,36 @@ void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t 
 /// tiles and 128 threads where the large tiles would give fewer than 3 waves of blocks (4 times the
 /// tiles; a `double` thread then has one chunk per tile, and no column pairs). Shapes and pointers
 /// without 16-byte rows take the shifted path (16-byte accesses on both sides, shifted in shared
-/// memory and in registers): for odd cols (the line tile) with 256 x 256-byte tiles, whose warps
-/// store 256 bytes of each output row, or with the larger tiles of transpose_shifted_large where
-/// those would still give 3 waves or more (a block of 512 threads counting as two); for even cols
-/// (the packed tile: offset pointers) with the same choice of tiles as the 16-byte path (each
-/// measured faster: rows `shifted_tile*` of lab_unaligned); but for `double`, where the element
-/// path with 64 x 64-element tiles measured faster (row `elements64`).
+/// memory and in registers), its output chunks starting on 32-byte sectors: for odd cols (the
+/// line tile) with 128 x 128-byte tiles where the 256-byte ones would give less than one wave,
+/// with 256 x 256-byte tiles, whose warps store 256 bytes of each output row, where the large
+/// tiles of transpose_shifted_large would give fewer than 3 waves (a block of 512 threads
+/// counting as two), and with the large tiles beyond; for even cols (the packed tile: offset
+/// pointers) with the same choice of tiles as the 16-byte path. At those few-wave sizes the
+/// 2-byte types start their chunks on 16-byte boundaries instead (their tiles load 8 rows
+/// fewer). Each choice measured faster (rows `shifted*` of lab_unaligned); but for `double`
+/// the element path with 64 x 64-element tiles measured faster (row `elements64`).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
+  constexpr unsigned kLargeTile = 256 / sizeof(T);        // elements of a 256-byte tile side
+  constexpr int kFewWaveStart = sizeof(T) == 2 ? 16 : 32;  // bytes: where chunks start at few waves
   check_shape(rows, cols);
   const bool aligned = detail::rows_16_aligned(out, in, rows, cols);
   if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
   const unsigned tiles_x = ceil_div(unsigned(cols), kLargeTile), tiles_y = ceil_div(unsigned(rows), kLargeTile);
-  const bool small = few_waves(std::size_t(tiles_x) * tiles_y, sm_count());
+  const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
+  const bool small = few_waves(tiles, sm_count());
   if (aligned) {
     if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256>(out, in, rows, cols, stream);
   } else if (!detail::line_tile_for(cols)) {
-    if (small) transpose_shifted<128, 128>(out, in, rows, cols, stream);
+    if (small) transpose_shifted<128, 128, true, kFewWaveStart>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);
   } else {
     const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
                                     ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
-    if (few_waves(2 * large_tiles, sm_count())) transpose_shifted<256, 256>(out, in, rows, cols, stream);
+    if (one_wave_or_less(tiles, sm_count())) transpose_shifted<128, 128, true, kFewWaveStart>(out, in, rows, cols, stream);
+    else if (few_waves(2 * large_tiles, sm_count())) transpose_shifted<256, 256, true, kFewWaveStart>(out, in, rows, cols, stream);
     else transpose_shifted_large(out, in, rows, cols, stream);
   }
 }

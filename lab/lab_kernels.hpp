@@ -10,7 +10,8 @@
 namespace tp::lab {
 
 /// Out-of-place variants: the record kernel, its shifted path with each of its tile sizes
-/// (the line tile for odd cols, as the record takes it, and the packed tile always) and its
+/// (the line tile for odd cols, as the record takes it, and the packed tile always; output
+/// chunks from 32-byte sectors, and from 16-byte boundaries in the `shifted16_*` rows) and its
 /// former element path (on every shape), then one change of the headline per row.
 std::vector<Kernel> coarsen_kernels();
 
