@@ -259,6 +259,23 @@ def unaligned_large_loss(dtype, rows, cols):
     return num(-float(unaligned_large_gain(dtype, rows, cols)))
 
 
+def start_gain(dtype, tile, rows, cols):
+    """lab_unaligned, medians: chunks from 32-byte sectors over 16-byte starts (shifted_TILE - shifted16_TILE)."""
+    shape = (int(rows), int(cols))
+    return num(_unaligned_median(dtype, f"shifted_{tile}", shape) - _unaligned_median(dtype, f"shifted16_{tile}", shape))
+
+
+def start_loss(dtype, tile, rows, cols):
+    """lab_unaligned, medians: the points that chunks from 32-byte sectors lose to 16-byte starts."""
+    return num(-float(start_gain(dtype, tile, rows, cols)))
+
+
+def small_line_tile_gain(dtype, rows, cols):
+    """lab_unaligned, medians: 128-byte line tiles over 256-byte ones, both with 16-byte starts."""
+    shape = (int(rows), int(cols))
+    return num(_unaligned_median(dtype, "shifted16_tile128", shape) - _unaligned_median(dtype, "shifted16_tile256", shape))
+
+
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
 
 def _tune_gaps_16384(other):
