@@ -613,11 +613,12 @@ namespace detail {
 
 /// The shifted path's packed tile in shared memory, for even cols: the kR x kC tile (kR input
 /// rows of kC elements) and the first A - 1 rows of the tile below it (kR + A - 1 input rows,
-/// A = kStartBytes / sizeof(T): see move_shifted_tile), in groups of V rows. Tile row r holds the aligned 16-byte chunks of `in` that cover its kC
-/// elements: kC / V + 1 of them, because the row starts s_r elements past a 16-byte boundary
-/// (its shift, 0 to V - 1), so its element c sits at position c + s_r. After each group of V
-/// rows comes one spare chunk, so that the column reads of the store phase spread over the
-/// banks (lab/test_lab_shifted.cu counts them with the bank model of tests/exercises/banks.hpp).
+/// A = kStartBytes / sizeof(T): see move_shifted_tile), in groups of V rows. Tile row r holds
+/// the aligned 16-byte chunks of `in` that cover its kC elements: kC / V + 1 of them, because
+/// the row starts s_r elements past a 16-byte boundary (its shift, 0 to V - 1), so its element
+/// c sits at position c + s_r. After each group of V rows comes one spare chunk, so that the
+/// column reads of the store phase spread over the banks (lab/test_lab_shifted.cu counts them
+/// with the bank model of tests/exercises/banks.hpp).
 // [packed_tile]
 template <typename T, int kR, int kC = kR, int kStartBytes = 32>
 struct PackedTile {
@@ -708,7 +709,7 @@ __host__ __device__ constexpr int shifted_warp_chunks() {
 /// the kR / V chunks that start inside it, the last one ending in the A - 1 rows below the tile;
 /// its first a_j elements belong to the chunk that the tile above writes. kLineTile: the tile in
 /// shared memory is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile
-/// is at an edge of the matrix (its first tile row, its last tile column, a tile without V rows
+/// is at an edge of the matrix (its first tile row, its last tile column, a tile without A rows
 /// below it), where rows, columns and chunks are checked and the ends of the output rows are
 /// written element by element (all other tiles skip the checks).
 // [shifted]
@@ -828,7 +829,7 @@ __global__ void __launch_bounds__(kThreads)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
   constexpr int kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
-  constexpr int kA = kStartBytes / int(sizeof(T));  // rows past the tile that its chunks reach, and one
+  constexpr int kA = kStartBytes / int(sizeof(T));  // a tile's chunks reach up to A - 1 rows below it
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned chunks
   T* tile = reinterpret_cast<T*>(smem);
   const unsigned per_region = (tiles + kRegions - 1) / kRegions;
