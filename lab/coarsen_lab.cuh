@@ -692,6 +692,15 @@ __device__ __forceinline__ uint4 rotate_down(uint4 v, int elements) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+/// The tile row that step k (0 to V - 1) of the shifted path's store phase reads for chunk q
+/// of an output row whose chunks start a rows into the tile (a_j, 0 to A - 1): the chunk's
+/// rows are q V + a ... q V + a + V - 1, and step k takes the one that is k mod V.
+template <int kV>
+__host__ __device__ constexpr int shifted_step_row(int q, int a, int k) {
+  const int p = q + a / kV;  // the group of the chunk's first row
+  return (k < a % kV ? p + 1 : p) * kV + k;
+}
+
 /// The store phase of the shifted path takes 16 chunks (256 bytes) of 2 output rows per warp
 /// where a tile's output rows (kR elements) have 16 chunks or more, else 8 chunks of 4. The
 /// longer runs cost twice the fewest wavefronts for the column reads of 2- and 4-byte types
@@ -765,9 +774,8 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   cp_async_wait_all();  // this thread's copies have landed
   __syncthreads();      // and everyone else's
 
-  // Store phase: chunk q of output row j covers tile rows first = q V + a_j ... first + V - 1.
-  // With u_j = a_j mod V and p = q + a_j / V, those are rows p V + k of group p for k >= u_j
-  // and rows (p + 1) V + k of group p + 1 for k < u_j.
+  // Store phase: chunk q of output row j covers tile rows first = q V + a_j ... first + V - 1
+  // (shifted_step_row: step k reads the one that is k mod V).
   // Step k reads the row that is k mod V: whatever their chunks, a warp's lanes then read
   // elements at different places of their 16-byte chunks, so in different banks. Element e
   // (tile row first + e) lands in v[(u_j + e) mod V], and a rotation puts it at position e.
@@ -778,12 +786,12 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   store_chunk<kR / kV, kWarpChunks>(threadIdx.x, q, j0);
   const unsigned out_corner = unsigned(reinterpret_cast<std::uintptr_t>(out + c0 * rows + r0) / sizeof(T));
   const int a = int((kA - (out_corner + unsigned(j0) * unsigned(rows)) % kA) % kA);  // a_j of all its rows
-  const int u = a % kV, p = q + a / kV;  // u_j, and the group of the chunks' first row
-  const int first = q * kV + a;          // the chunks' first tile row
+  const int u = a % kV;          // u_j: the rotation
+  const int first = q * kV + a;  // the chunks' first tile row
   int start[kV];                 // start[k]: index of tile column 0 in the row that step k reads
 #pragma unroll
   for (int k = 0; k < kV; ++k) {
-    const int r = (k < u ? p + 1 : p) * kV + k;
+    const int r = shifted_step_row<kV>(q, a, k);
     start[k] = Tile::at(r, place(r));
   }
   T* dst = out + (c0 + j0) * rows + r0;  // out[c0 + j0][r0]: tile row 0 of output row j0
@@ -930,7 +938,8 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
   if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
   const unsigned tiles_x = ceil_div(unsigned(cols), kLargeTile), tiles_y = ceil_div(unsigned(rows), kLargeTile);
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
-  const bool small = few_waves(tiles, sm_count());
+  const int sms = sm_count();
+  const bool small = few_waves(tiles, sms);
   if (aligned) {
     if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256>(out, in, rows, cols, stream);
@@ -940,8 +949,8 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
   } else {
     const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
                                     ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
-    if (one_wave_or_less(tiles, sm_count())) transpose_shifted<128, 128, true, kFewWaveStart>(out, in, rows, cols, stream);
-    else if (few_waves(2 * large_tiles, sm_count())) transpose_shifted<256, 256, true, kFewWaveStart>(out, in, rows, cols, stream);
+    if (one_wave_or_less(tiles, sms)) transpose_shifted<128, 128, true, kFewWaveStart>(out, in, rows, cols, stream);
+    else if (few_waves(2 * large_tiles, sms)) transpose_shifted<256, 256, true, kFewWaveStart>(out, in, rows, cols, stream);
     else transpose_shifted_large(out, in, rows, cols, stream);
   }
 }

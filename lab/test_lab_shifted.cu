@@ -148,8 +148,7 @@ double tile_read_wavefronts(Place place, int t0, int rm, bool in_row_order) {
         int q = 0, j = 0;
         tp::lab::coarsen::detail::store_chunk<kR / kV, kWarpChunks>(warp0 + lane, q, j);
         const int a = (kA - (t0 + j * rm) % kA) % kA;  // the chunk: tile rows q V + a ... q V + a + V - 1
-        const int u = a % kV, qb = q + a / kV;
-        const int r = in_row_order ? q * kV + a + k : (qb + (k < u)) * kV + k;  // the row step k reads
+        const int r = in_row_order ? q * kV + a + k : tp::lab::coarsen::detail::shifted_step_row<kV>(q, a, k);
         address[lane] = std::uint64_t(Tile::at(r, j + place(r))) * sizeof(T);
       }
       total += tp::banks::wavefronts(address, int(sizeof(T)));
