@@ -42,6 +42,7 @@ std::vector<Kernel> coarsen_kernels() {
   namespace ab = step07::ablation;
   auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose, launch); };
   return {record_kernel(),
+          at_offset(record_kernel(), "record_offset1", 1),  // offset pointers: in + 1 and out + 1
           row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
           row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),

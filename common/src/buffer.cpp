@@ -30,10 +30,10 @@ void DeviceBuffer::poison(cudaStream_t stream) {
   if (bytes_ > 0) TP_CUDA_CHECK(cudaMemsetAsync(ptr_, kPoisonByte, bytes_, stream));
 }
 
-void DeviceBuffer::upload(const void* host, std::size_t bytes) {
-  if (bytes > bytes_) throw std::out_of_range("DeviceBuffer::upload: more bytes than the buffer holds");
+void DeviceBuffer::upload(const void* host, std::size_t bytes, std::size_t at) {
+  if (at > bytes_ || bytes > bytes_ - at) throw std::out_of_range("DeviceBuffer::upload: past the end of the buffer");
   if (bytes == 0) return;
-  TP_CUDA_CHECK(cudaMemcpy(ptr_, host, bytes, cudaMemcpyHostToDevice));
+  TP_CUDA_CHECK(cudaMemcpy(static_cast<unsigned char*>(ptr_) + at, host, bytes, cudaMemcpyHostToDevice));
   // From pageable host memory, cudaMemcpy may return once the data is staged, before the DMA
   // has reached the device. Work on the legacy default stream would still be ordered after
   // it, but a stream created with cudaStreamNonBlocking (as the benchmarks use) is not: its
@@ -41,9 +41,9 @@ void DeviceBuffer::upload(const void* host, std::size_t bytes) {
   TP_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void DeviceBuffer::download(void* host, std::size_t bytes) const {
-  if (bytes > bytes_) throw std::out_of_range("DeviceBuffer::download: more bytes than the buffer holds");
-  if (bytes > 0) TP_CUDA_CHECK(cudaMemcpy(host, ptr_, bytes, cudaMemcpyDeviceToHost));
+void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t at) const {
+  if (at > bytes_ || bytes > bytes_ - at) throw std::out_of_range("DeviceBuffer::download: past the end of the buffer");
+  if (bytes > 0) TP_CUDA_CHECK(cudaMemcpy(host, static_cast<const unsigned char*>(ptr_) + at, bytes, cudaMemcpyDeviceToHost));
 }
 
 }  // namespace tp

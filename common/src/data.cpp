@@ -136,6 +136,7 @@ std::string CompareResult::describe() const {
     text += "\n  (row " + std::to_string(m.row) + ", col " + std::to_string(m.col) +
             "): expected " + m.expected + ", got " + m.got;
   }
+  if (written_around > 0) text += "\n  " + std::to_string(written_around) + " byte(s) next to the output were written";
   return text;
 }
 

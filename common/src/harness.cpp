@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -29,14 +30,14 @@ Kernel memcpy_kernel() {
 }
 
 std::size_t case_device_bytes(DType dtype, Shape shape) {
-  return 2 * std::size_t(shape.rows) * std::size_t(shape.cols) * dtype_size(dtype);
+  return 2 * (std::size_t(shape.rows) * std::size_t(shape.cols) * dtype_size(dtype) + Case::kRoom);
 }
 
 Case::Case(DType dtype, Shape shape, std::uint64_t seed)
     : dtype_(dtype), shape_(shape),
       bytes_((check_shape(shape.rows, shape.cols), std::size_t(shape.rows) * std::size_t(shape.cols) *
                                                        dtype_size(dtype))),
-      input_(bytes_), d_in_(bytes_), d_out_(bytes_) {
+      input_(bytes_), d_in_(bytes_ + kRoom), d_out_(bytes_ + kRoom) {
   dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);
     fill_distinct(reinterpret_cast<T*>(input_.data()), shape_.rows, shape_.cols, seed);
@@ -57,23 +58,39 @@ const std::vector<unsigned char>& Case::expected(Op op) {
   return transposed_;
 }
 
+std::size_t Case::place_input(const Kernel& k) {
+  const std::size_t at = std::size_t(std::max(k.offset, 0)) * dtype_size(dtype_);
+  if (k.offset < 0 || at > kRoom) {
+    throw std::invalid_argument(k.name + ": an offset of " + std::to_string(k.offset) + " elements is not 0 to " +
+                                std::to_string(kRoom) + " bytes");
+  }
+  if (at != input_at_) {  // another kernel's offset: move the input
+    d_in_.upload(input_.data(), bytes_, at);
+    input_at_ = at;
+  }
+  return at;
+}
+
 void Case::launch(const Kernel& k, cudaStream_t stream) {
+  const std::size_t at = place_input(k);
+  unsigned char* out = static_cast<unsigned char*>(d_out_.data()) + at;
   if (k.op == Op::transpose_inplace) {
     const bool transposed = inplace_launches_ % 2 == 1;  // the buffer holds cols x rows
-    k.run(dtype_, d_out_.data(), d_out_.data(), transposed ? shape_.cols : shape_.rows,
-          transposed ? shape_.rows : shape_.cols, stream);
+    k.run(dtype_, out, out, transposed ? shape_.cols : shape_.rows, transposed ? shape_.rows : shape_.cols, stream);
     ++inplace_launches_;
   } else {
-    k.run(dtype_, d_out_.data(), d_in_.data(), shape_.rows, shape_.cols, stream);
+    k.run(dtype_, out, static_cast<const unsigned char*>(d_in_.data()) + at, shape_.rows, shape_.cols, stream);
   }
 }
 
 CompareResult Case::verify(const Kernel& k, cudaStream_t stream) {
+  out_at_ = place_input(k);
+  d_out_.poison(stream);  // the output and the room around it
   if (k.op == Op::transpose_inplace) {
-    if (bytes_ > 0) TP_CUDA_CHECK(cudaMemcpyAsync(d_out_.data(), d_in_.data(), bytes_, cudaMemcpyDeviceToDevice, stream));
+    unsigned char* out = static_cast<unsigned char*>(d_out_.data()) + out_at_;
+    const unsigned char* in = static_cast<const unsigned char*>(d_in_.data()) + out_at_;
+    if (bytes_ > 0) TP_CUDA_CHECK(cudaMemcpyAsync(out, in, bytes_, cudaMemcpyDeviceToDevice, stream));
     inplace_launches_ = 0;
-  } else {
-    d_out_.poison(stream);
   }
   launch(k, stream);
   return compare_output(expected(k.op), k.op != Op::copy, stream);
@@ -84,20 +101,33 @@ CompareResult Case::verify_inplace_state(cudaStream_t stream) {
   return compare_output(odd ? expected(Op::transpose) : input_, odd, stream);
 }
 
+std::size_t Case::written_around(std::size_t at) {
+  std::vector<unsigned char> before(at), after(kRoom - at);
+  d_out_.download(before.data(), before.size());
+  d_out_.download(after.data(), after.size(), at + bytes_);
+  std::size_t written = 0;
+  for (const std::vector<unsigned char>* room : {&before, &after}) {
+    for (unsigned char b : *room) written += b != kPoisonByte;
+  }
+  return written;
+}
+
 CompareResult Case::compare_output(const std::vector<unsigned char>& want, bool transposed, cudaStream_t stream) {
   TP_CUDA_CHECK(cudaStreamSynchronize(stream));
   // One host buffer for every comparison of the case: a large case (gigabytes) then pays
   // for allocating and first touching it once, not once per kernel.
   if (!got_) got_.reset(new unsigned char[bytes_]);  // not value-initialised: no memset of gigabytes
-  d_out_.download(got_.get(), bytes_);
+  d_out_.download(got_.get(), bytes_, out_at_);
   // The output of a transpose is cols x rows.
   const long long out_rows = transposed ? shape_.cols : shape_.rows;
   const long long out_cols = transposed ? shape_.rows : shape_.cols;
-  return dispatch(dtype_, [&](auto tag) {
+  CompareResult result = dispatch(dtype_, [&](auto tag) {
     using T = decltype(tag);
     return compare_bits(reinterpret_cast<const T*>(want.data()),
                         reinterpret_cast<const T*>(got_.get()), out_rows, out_cols);
   });
+  result.written_around = written_around(out_at_);
+  return result;
 }
 
 std::string describe_case(DType dtype, Shape shape) {

@@ -34,10 +34,10 @@ class DeviceBuffer {
 
   /// Sets every byte to kPoisonByte.
   void poison(cudaStream_t stream = 0);
-  /// Copies `bytes` from host memory to the start of this buffer (synchronous).
-  void upload(const void* host, std::size_t bytes);
-  /// Copies `bytes` from the start of this buffer to host memory (synchronous).
-  void download(void* host, std::size_t bytes) const;
+  /// Copies `bytes` from host memory into this buffer, `at` bytes past its start (synchronous).
+  void upload(const void* host, std::size_t bytes, std::size_t at = 0);
+  /// Copies `bytes` of this buffer, from `at` bytes past its start, to host memory (synchronous).
+  void download(void* host, std::size_t bytes, std::size_t at = 0) const;
 
  private:
   void* ptr_ = nullptr;

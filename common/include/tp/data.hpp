@@ -38,8 +38,9 @@ struct Mismatch {
 struct CompareResult {
   std::size_t mismatches = 0;  ///< how many elements differ
   std::vector<Mismatch> first;  ///< the first few of them, in row-major order
-  bool ok() const { return mismatches == 0; }
-  /// "OK", or the count and a line per reported mismatch.
+  std::size_t written_around = 0;  ///< bytes next to the output (before or after it) that were written
+  bool ok() const { return mismatches == 0 && written_around == 0; }
+  /// "OK", or the count and a line per reported mismatch, and the bytes written around.
   std::string describe() const;
 };
 

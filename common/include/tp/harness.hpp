@@ -44,6 +44,10 @@ struct Kernel {
   bool in_tour = false;  ///< the kernel that represents its step in the tour
   std::array<LaunchFn, kAllDTypes.size()> launch;
   bool rectangles = false;  ///< in place: runs on any shape, not only squares
+  /// Offset pointers: `in` and `out` start this many elements past the starts of their
+  /// buffers (which cudaMalloc aligns to 256 bytes), as a matrix inside a larger allocation
+  /// does. 0: aligned. At most Case::kRoom bytes.
+  int offset = 0;
 
   bool supports(DType t) const { return static_cast<bool>(launch[index(t)]); }
   void run(DType t, void* out, const void* in, int rows, int cols, cudaStream_t stream) const;
@@ -59,6 +63,13 @@ inline bool runs_on(const Kernel& k, Shape shape) {
 /// `k`, marked as an in-place kernel that takes rectangles.
 inline Kernel takes_rectangles(Kernel k) {
   k.rectangles = true;
+  return k;
+}
+
+/// `k` on offset pointers, `elements` past aligned starts, under the name `name`.
+inline Kernel at_offset(Kernel k, std::string name, int elements) {
+  k.name = std::move(name);
+  k.offset = elements;
   return k;
 }
 
@@ -85,15 +96,20 @@ Kernel make_kernel(std::string step, std::string name, Op op, F f) {
 Kernel memcpy_kernel();
 
 /// One (dtype, shape) problem: a distinct-valued input on host and device, the expected
-/// outputs, and a device output buffer.
+/// outputs, and a device output buffer. Both buffers have kRoom bytes more than the matrix:
+/// room for a kernel's offset (Kernel::offset) and, around the output, bytes that
+/// verification checks were not written.
 class Case {
  public:
+  /// Bytes of room in each buffer beyond the matrix.
+  static constexpr std::size_t kRoom = 256;
   Case(DType dtype, Shape shape, std::uint64_t seed);
   DType dtype() const { return dtype_; }
   Shape shape() const { return shape_; }
   /// 2 x rows x cols x sizeof(T): every element read once and written once.
   std::size_t bytes_moved() const { return 2 * bytes_; }
-  /// Poisons the output, runs `k` once, and compares the output bit for bit with the reference.
+  /// Poisons the output, runs `k` once, and compares the output bit for bit with the reference;
+  /// the rest of the output buffer (the room before and after the output) must stay poisoned.
   /// In-place kernels: copies the input into the output buffer and transposes it there.
   CompareResult verify(const Kernel& k, cudaStream_t stream);
   /// Enqueues `k` once on the case's buffers (for timing). An in-place kernel transposes the
@@ -107,6 +123,10 @@ class Case {
 
  private:
   const std::vector<unsigned char>& expected(Op op);
+  /// Bytes from the buffers' starts to the matrices for `k` (its offset); moves the input there.
+  std::size_t place_input(const Kernel& k);
+  /// Bytes of the output buffer outside [at, at + bytes_) that are no longer poisoned.
+  std::size_t written_around(std::size_t at);
   CompareResult compare_output(const std::vector<unsigned char>& want, bool transposed, cudaStream_t stream);
   DType dtype_;
   Shape shape_;
@@ -116,9 +136,11 @@ class Case {
   DeviceBuffer d_in_, d_out_;
   std::unique_ptr<unsigned char[]> got_;  // the downloaded output, allocated once (left uninitialised)
   long long inplace_launches_ = 0;  // in-place transposes applied to d_out_ since verify()
+  std::size_t input_at_ = 0;  // bytes from the start of d_in_ to the input
+  std::size_t out_at_ = 0;    // bytes from the start of d_out_ to the output of the last verify()
 };
 
-/// Device memory a case needs (input + output), to check before allocating.
+/// Device memory a case needs (input + output, with their room), to check before allocating.
 std::size_t case_device_bytes(DType dtype, Shape shape);
 
 /// One measured kernel on one case.
