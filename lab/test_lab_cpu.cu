@@ -1,7 +1,9 @@
 // The lab's cpu tests: the orders and derivations of its research kernels (no GPU needed).
+#include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "coarsen_lab.cuh"
@@ -114,6 +116,21 @@ TEST(LabCoarsen, SmallTilesBelowThreeWaves) {
   EXPECT_FALSE(few_waves(64 * 64, 132));    // double 2048 x 2048: 4096 tiles of 32 x 32
   EXPECT_FALSE(few_waves(64 * 64, 114));    // the same on a GPU of 114 SMs
   EXPECT_TRUE(few_waves(64 * 64, 180));     // and of 180 SMs
+}
+
+// At few waves the record starts the chunks of 2-byte types on 16 bytes, unless every output
+// row would then start its chunks 16 bytes into a sector (one place for all rows, 1 to 16
+// bytes into a sector); 4- and 8-byte types always start on 32 bytes.
+TEST(LabCoarsen, SixteenByteStartsUnlessEveryRowWouldMissItsSectors) {
+  using tp::lab::coarsen::few_wave_start16;
+  auto half_at = [](std::uintptr_t bytes) { return reinterpret_cast<const __half*>(std::uintptr_t(4096) + bytes); };
+  EXPECT_TRUE(few_wave_start16(half_at(0), 4896));    // pitch 9792 bytes = 306 sectors, rows on sectors
+  EXPECT_FALSE(few_wave_start16(half_at(2), 4896));   // out + 1: every row 2 bytes into a sector
+  EXPECT_FALSE(few_wave_start16(half_at(16), 4896));  // 16 bytes in: the first 16-byte boundary
+  EXPECT_TRUE(few_wave_start16(half_at(18), 4896));   // 18 bytes in: the next sector is the first boundary
+  EXPECT_TRUE(few_wave_start16(half_at(2), 4899));    // rows at every place of their sectors
+  EXPECT_TRUE(few_wave_start16(half_at(2), 4888));    // pitch 16 mod 32: every other row moves
+  EXPECT_FALSE(few_wave_start16(reinterpret_cast<const float*>(std::uintptr_t(4096)), 4899));
 }
 
 }  // namespace
