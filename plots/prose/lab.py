@@ -189,10 +189,10 @@ def small_tile_loss_from_8192():
     return span(_gaps(tbl, TUNED, SMALL, _cells(tbl, keep, ["float", "half"])))
 
 
-def _shifted_profile():
-    """{(dtype, kernel, side): {metric: value}} of ncu_shifted's report."""
+def _shifted_profile(source="ncu_shifted"):
+    """{(dtype, kernel, side): {metric: value}} of an Nsight Compute report in ncu_shifted's form."""
     found, key = {}, None
-    for line in _text("ncu_shifted"):
+    for line in _text(source):
         if line.startswith("== "):
             dtype, kernel, side = line[3:].split()
             key = (dtype, kernel, int(side))
@@ -268,6 +268,23 @@ def start_gain(dtype, tile, rows, cols):
 def start_loss(dtype, tile, rows, cols):
     """lab_unaligned, medians: the points that chunks from 32-byte sectors lose to 16-byte starts."""
     return num(-float(start_gain(dtype, tile, rows, cols)))
+
+
+OFFSET_SIZES = (2048, 4096, 4896, 11584)
+
+
+def offset_gaps(dtype):
+    """lab_unaligned, medians: the record's points on aligned pointers over record_offset1 (in + 1, out + 1), by size."""
+    return ", ".join(num(_unaligned_median(dtype, "record", (n, n)) - _unaligned_median(dtype, "record_offset1", (n, n)))
+                     for n in OFFSET_SIZES)
+
+
+def offset_ratio(dtype, kernel, metric, base):
+    """ncu_offset: `metric` of `kernel` (on offset pointers) over the aligned kernel `base`, at 4896 x 4896."""
+    p = _shifted_profile("ncu_offset")
+    names = {"sectors": "lts__t_sectors_srcunit_tex_op_write.sum", "requests": "lts__t_requests_srcunit_tex_op_write.sum",
+             "time": "gpu__time_duration.sum"}
+    return num(p[(dtype, kernel, 4896)][names[metric]] / p[(dtype, base, 4896)][names[metric]], 2)
 
 
 def small_line_tile_gain(dtype, rows, cols):
