@@ -101,7 +101,7 @@ CompareResult Case::verify_inplace_state(cudaStream_t stream) {
   return compare_output(odd ? expected(Op::transpose) : input_, odd, stream);
 }
 
-std::size_t Case::written_around(std::size_t at) {
+std::size_t Case::written_around(std::size_t at) const {
   std::vector<unsigned char> before(at), after(kRoom - at);
   d_out_.download(before.data(), before.size());
   d_out_.download(after.data(), after.size(), at + bytes_);

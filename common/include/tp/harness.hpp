@@ -126,7 +126,7 @@ class Case {
   /// Bytes from the buffers' starts to the matrices for `k` (its offset); moves the input there.
   std::size_t place_input(const Kernel& k);
   /// Bytes of the output buffer outside [at, at + bytes_) that are no longer poisoned.
-  std::size_t written_around(std::size_t at);
+  std::size_t written_around(std::size_t at) const;
   CompareResult compare_output(const std::vector<unsigned char>& want, bool transposed, cudaStream_t stream);
   DType dtype_;
   Shape shape_;
