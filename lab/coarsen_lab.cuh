@@ -928,14 +928,14 @@ bool few_wave_start16(const T* out, int rows) {
   return std::size_t(rows) * sizeof(T) % 32 != 0 || place == 0 || place > 16;
 }
 
-/// The shifted path with square tiles of kTileBytes at few waves: chunks from 16 bytes where
-/// few_wave_start16 says so, else from 32-byte sectors.
-template <int kTileBytes, typename T>
+/// The shifted path with square tiles of kTileBytes and kThreads threads at few waves: chunks
+/// from 16 bytes where few_wave_start16 says so, else from 32-byte sectors.
+template <int kTileBytes, int kThreads, typename T>
 void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaStream_t stream) {
   if constexpr (sizeof(T) == 2) {
-    if (few_wave_start16(out, rows)) return transpose_shifted<kTileBytes, kTileBytes, true, 16>(out, in, rows, cols, stream);
+    if (few_wave_start16(out, rows)) return transpose_shifted<kTileBytes, kThreads, true, 16>(out, in, rows, cols, stream);
   }
-  transpose_shifted<kTileBytes, kTileBytes>(out, in, rows, cols, stream);
+  transpose_shifted<kTileBytes, kThreads>(out, in, rows, cols, stream);
 }
 
 /// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte tiles, 256
@@ -950,11 +950,12 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 /// counting as two), and with the large tiles beyond; for even cols (the packed tile: offset
 /// pointers) with the same choice of tiles as the 16-byte path. At those few-wave sizes the
 /// 2-byte types start their chunks on 16-byte boundaries instead where that keeps the output
-/// rows' runs on their sectors (few_wave_start16). Each choice measured faster (rows `shifted*` of lab_unaligned); but for `double`
-/// the element path with 64 x 64-element tiles measured faster (row `elements64`).
+/// rows' runs on their sectors (few_wave_start16). Each choice measured faster (rows
+/// `shifted*` of lab_unaligned); but for `double` the element path with 64 x 64-element tiles
+/// measured faster (row `elements64`).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  constexpr unsigned kLargeTile = 256 / sizeof(T);        // elements of a 256-byte tile side
+  constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
   const bool aligned = detail::rows_16_aligned(out, in, rows, cols);
   if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
@@ -966,13 +967,13 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
     if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256>(out, in, rows, cols, stream);
   } else if (!detail::line_tile_for(cols)) {
-    if (small) transpose_shifted_few_waves<128>(out, in, rows, cols, stream);
+    if (small) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);
   } else {
     const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
                                     ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
-    if (one_wave_or_less(tiles, sms)) transpose_shifted_few_waves<128>(out, in, rows, cols, stream);
-    else if (few_waves(2 * large_tiles, sms)) transpose_shifted_few_waves<256>(out, in, rows, cols, stream);
+    if (one_wave_or_less(tiles, sms)) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
+    else if (few_waves(2 * large_tiles, sms)) transpose_shifted_few_waves<256, 256>(out, in, rows, cols, stream);
     else transpose_shifted_large(out, in, rows, cols, stream);
   }
 }

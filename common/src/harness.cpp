@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -59,11 +58,11 @@ const std::vector<unsigned char>& Case::expected(Op op) {
 }
 
 std::size_t Case::place_input(const Kernel& k) {
-  const std::size_t at = std::size_t(std::max(k.offset, 0)) * dtype_size(dtype_);
-  if (k.offset < 0 || at > kRoom) {
+  if (k.offset < 0 || std::size_t(k.offset) * dtype_size(dtype_) > kRoom) {
     throw std::invalid_argument(k.name + ": an offset of " + std::to_string(k.offset) + " elements is not 0 to " +
                                 std::to_string(kRoom) + " bytes");
   }
+  const std::size_t at = std::size_t(k.offset) * dtype_size(dtype_);
   if (at != input_at_) {  // another kernel's offset: move the input
     d_in_.upload(input_.data(), bytes_, at);
     input_at_ = at;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -249,14 +250,19 @@ TEST(Harness, VerifiesOnANonBlockingStreamRightAfterTheUpload) {
   TP_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
-// A copy of `extra` bytes more or less than the matrix, with cudaMemcpy: kernels for the
-// harness's own checks.
-tp::Kernel copy_of(const char* name, long long extra) {
+// Where a kernel was handed its pointers.
+struct Seen {
+  std::uintptr_t in = 1, out = 1;
+};
+
+// A copy of `extra` bytes more or less than the matrix, with cudaMemcpy, that notes its
+// pointers in `seen` if given: kernels for the harness's own checks.
+tp::Kernel copy_of(long long extra, Seen* seen = nullptr) {
   tp::Kernel k = tp::memcpy_kernel();
-  k.name = name;
   for (tp::DType t : tp::kAllDTypes) {
     const std::size_t size = tp::dtype_size(t);
-    k.launch[tp::Kernel::index(t)] = [size, extra](void* out, const void* in, int rows, int cols, cudaStream_t s) {
+    k.launch[tp::Kernel::index(t)] = [size, extra, seen](void* out, const void* in, int rows, int cols, cudaStream_t s) {
+      if (seen) *seen = {reinterpret_cast<std::uintptr_t>(in), reinterpret_cast<std::uintptr_t>(out)};
       const long long bytes = (long long)(rows) * cols * (long long)(size) + extra;
       TP_CUDA_CHECK(cudaMemcpyAsync(out, in, std::size_t(bytes), cudaMemcpyDeviceToDevice, s));
     };
@@ -274,27 +280,22 @@ TEST(Harness, RunsKernelsOnOffsetPointersAndChecksTheBytesAroundTheOutput) {
     const tp::Shape shape{33, 31};
     tp::Case c(dtype, shape, 11);
     for (int offset : {0, 1, 3, 0}) {  // back to 0: the input moves back
-      std::uintptr_t seen_in = 1, seen_out = 1;
-      tp::Kernel k = tp::at_offset(copy_of("copy", 0), "copy_offset", offset);
-      k.launch[tp::Kernel::index(dtype)] = [&, size](void* out, const void* in, int rows, int cols, cudaStream_t s) {
-        seen_in = reinterpret_cast<std::uintptr_t>(in), seen_out = reinterpret_cast<std::uintptr_t>(out);
-        TP_CUDA_CHECK(cudaMemcpyAsync(out, in, std::size_t(rows) * cols * size, cudaMemcpyDeviceToDevice, s));
-      };
-      const tp::CompareResult r = c.verify(k, 0);
+      Seen seen;
+      const tp::CompareResult r = c.verify(tp::at_offset(copy_of(0, &seen), "copy", offset), 0);
       EXPECT_TRUE(r.ok()) << tp::dtype_name(dtype) << " offset " << offset << ": " << r.describe();
-      EXPECT_EQ(seen_in % 256, offset * size) << tp::dtype_name(dtype);
-      EXPECT_EQ(seen_out % 256, offset * size) << tp::dtype_name(dtype);
+      EXPECT_EQ(seen.in % 256, offset * size) << tp::dtype_name(dtype);
+      EXPECT_EQ(seen.out % 256, offset * size) << tp::dtype_name(dtype);
     }
     for (int offset : {0, 2}) {
-      const tp::CompareResult past = c.verify(tp::at_offset(copy_of("past", 1), "past", offset), 0);
+      const tp::CompareResult past = c.verify(tp::at_offset(copy_of(1), "past", offset), 0);
       EXPECT_EQ(past.mismatches, 0u);
       EXPECT_EQ(past.written_around, 1u) << tp::dtype_name(dtype) << " offset " << offset;
       EXPECT_FALSE(past.ok());
-      const tp::CompareResult short_of = c.verify(tp::at_offset(copy_of("short", -1), "short", offset), 0);
+      const tp::CompareResult short_of = c.verify(tp::at_offset(copy_of(-1), "short", offset), 0);
       EXPECT_EQ(short_of.mismatches, 1u) << tp::dtype_name(dtype) << " offset " << offset;
       EXPECT_EQ(short_of.written_around, 0u);
     }
-    const tp::Kernel too_far = tp::at_offset(copy_of("copy", 0), "too_far", int(tp::Case::kRoom / size) + 1);
+    const tp::Kernel too_far = tp::at_offset(copy_of(0), "too_far", int(tp::Case::kRoom / size) + 1);
     EXPECT_THROW(c.verify(too_far, 0), std::invalid_argument);
   }
 }
