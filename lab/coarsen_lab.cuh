@@ -79,6 +79,7 @@ enum Feature : unsigned {
   kL2Prefetch = 1u << 11,  ///< with kCpAsync: the copies ask L2 to fetch the whole 256-byte block around them (.L2::256B)
   kEvictFirstLoads = 1u << 12,  ///< with kCpAsync: the copies read with an evict-first L2 policy (createpolicy)
   kColumnBands = 1u << 13,  ///< the column order in bands of kBandColumns tile columns, across a band's tile row first
+  kMovedGrid = 1u << 14,  ///< the tile grid moves with the pointers, so that offset pointers get the aligned tiles' rows
 };
 
 /// The tile orders; a kernel takes at most one (none: row-major, the launch order).
@@ -118,6 +119,34 @@ __device__ __forceinline__ void store16(void* p, uint4 v) {
   uint4* q = static_cast<uint4*>(p);
   if constexpr (kStreaming) __stcs(q, v);  // st.global.cs: evict first
   else *q = v;
+}
+
+/// Stores bytes [lo, hi) of the 16-byte chunk v, whose first byte goes 16-byte aligned: the
+/// moved grid's chunks across the first or last column of `out`. first: the address of byte lo.
+/// At most 3 aligned stores (pieces of 2, 4 and 8 bytes up to an 8-byte boundary, then of 8, 4
+/// and 2 bytes), with each piece shifted out of v in registers; lo and hi are even.
+__device__ __forceinline__ void store16_part(void* first, uint4 v, int lo, int hi) {
+  auto put = [&](auto piece, int byte) {  // the sizeof(piece) bytes of v from `byte` on
+    using P = decltype(piece);
+    const unsigned long long half = (byte & 8) != 0 ? (static_cast<unsigned long long>(v.w) << 32 | v.z)
+                                                    : (static_cast<unsigned long long>(v.y) << 32 | v.x);
+    *reinterpret_cast<P*>(static_cast<char*>(first) + (byte - lo)) = P(half >> (8 * (byte & 7)));
+  };
+  int at = lo;
+  auto head = [&](auto piece) {  // a piece that brings `at` to the next boundary of twice its size
+    if ((at & sizeof(piece)) != 0 && at + int(sizeof(piece)) <= hi) {
+      put(piece, at);
+      at += sizeof(piece);
+    }
+  };
+  auto tail = [&](auto piece) {  // a piece from an aligned `at`, while that many bytes are left
+    if (hi - at >= int(sizeof(piece))) {
+      put(piece, at);
+      at += sizeof(piece);
+    }
+  };
+  head(std::uint16_t{}), head(std::uint32_t{}), head(std::uint64_t{});
+  tail(std::uint64_t{}), tail(std::uint32_t{}), tail(std::uint16_t{});
 }
 
 /// Copies 16 bytes from global to shared memory without passing through registers.
@@ -319,13 +348,36 @@ __host__ __device__ constexpr int shared_tiles(unsigned features, bool wide) {
 /// Interleaved regions of tiles: 2 with kInterleave, else 1.
 __host__ __device__ constexpr unsigned tile_regions(unsigned features) { return (features & kInterleave) != 0 ? 2 : 1; }
 
+/// Whether rows and cols are multiples of V = 16 / sizeof(T): every row of `in` and `out` is
+/// a whole number of 16-byte chunks (the pitches are multiples of 16 bytes).
+template <typename T>
+constexpr bool shape_16(int rows, int cols) {
+  constexpr int kV = 16 / sizeof(T);
+  return rows % kV == 0 && cols % kV == 0;
+}
+
 /// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e. the
 /// pointers are and rows and cols are multiples of V = 16 / sizeof(T).
 template <typename T>
 bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
-  constexpr int kV = 16 / sizeof(T);
-  return rows % kV == 0 && cols % kV == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+  return shape_16<T>(rows, cols) && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
          reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+}
+
+/// The moved grid's offset for a tile side of kBytes: the elements of T from the last
+/// multiple of kBytes to p. A grid that starts this many elements before p gives every tile
+/// the places in memory (mod kBytes) that it has where p is a multiple of kBytes.
+template <int kBytes, typename T>
+int grid_offset(const T* p) {
+  static_assert((kBytes & (kBytes - 1)) == 0, "a power of 2");
+  return int(reinterpret_cast<std::uintptr_t>(p) % kBytes / sizeof(T));
+}
+
+/// v < 0 for a signed index; false for an unsigned one, without comparing it with 0.
+template <typename I>
+__device__ constexpr bool negative([[maybe_unused]] I v) {
+  if constexpr (std::is_signed_v<I>) return v < 0;
+  else return false;
 }
 
 }  // namespace detail
@@ -337,7 +389,7 @@ bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
 template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, bool kWide>
 __global__ void __launch_bounds__(kThreads)
     coarsen_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_x,
-                   unsigned tiles_y, std::size_t tiles) {
+                   unsigned tiles_y, std::size_t tiles, int grid_y, int grid_x) {
   constexpr int kV = 16 / sizeof(T);           // elements per 16-byte chunk
   constexpr int kCols = kInBytes / sizeof(T);  // tile width: input columns = output rows
   constexpr int kRows = kOutBytes / sizeof(T); // tile height: input rows = output columns
@@ -358,6 +410,15 @@ __global__ void __launch_bounds__(kThreads)
   constexpr bool kPair = (kFeatures & kPairs) != 0 && kWide && kStores % 2 == 0;  // column pairs
   static_assert(!(kBulk && kDouble), "the second tile of shared memory is either the staged tile or the next one");
   static_assert((kFeatures & kOrders & ((kFeatures & kOrders) - 1)) == 0, "one tile order at most");
+  // kMovedGrid: the tile grid starts oy rows above and ox columns left of in[0][0] (the
+  // launcher's grid_y and grid_x; 0 without it). The tiles at the matrix's edges then hold
+  // chunks that cross its first or last row or column, moved element by element.
+  constexpr bool kMoved = (kFeatures & kMovedGrid) != 0 && kWide;
+  static_assert(!kMoved || (kAsync && !kBulk && !kDouble), "the moved grid loads by cp.async, one tile at a time");
+  const int oy = kMoved ? grid_y : 0, ox = kMoved ? grid_x : 0;
+  // Tile corners and places in `in` and `out`: signed with the moved grid, whose first tiles
+  // start before the matrix (negative() is then the check that unsigned ones do not need).
+  using Index = std::conditional_t<kMoved, std::ptrdiff_t, std::size_t>;
 
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned rows
   auto at = [&](int buffer, int r, int c) -> T& {  // tile element (r, c), swizzled
@@ -367,7 +428,7 @@ __global__ void __launch_bounds__(kThreads)
   [[maybe_unused]] uint4* staged = smem + kRows * kCols / kV;
 
   // Tile t's first input row (= first output column) and first input column (= output row).
-  auto corner = [&](std::size_t t, std::size_t& r0, std::size_t& c0) {
+  auto corner = [&](std::size_t t, Index& r0, Index& c0) {
     unsigned ty = unsigned(t / tiles_x);  // tile row (row-major tile order)
     unsigned tx = unsigned(t % tiles_x);  // tile column
     if constexpr ((kFeatures & kColumns) != 0) {
@@ -379,16 +440,21 @@ __global__ void __launch_bounds__(kThreads)
     if constexpr ((kFeatures & kGrouped) != 0) detail::banded(t, kBand, tiles_y, tiles_x, ty, tx);
     // Bands of kBandColumns tile columns, across a band's tile row first, then the next row.
     if constexpr ((kFeatures & kColumnBands) != 0) detail::banded(t, kBandColumns, tiles_x, tiles_y, tx, ty);
-    r0 = std::size_t(ty) * kRows;
-    c0 = std::size_t(tx) * kCols;
+    r0 = Index(ty) * kRows - oy;
+    c0 = Index(tx) * kCols - ox;
   };
 
   // Runs body(check) for the tile at corner (r0, c0): check is std::false_type when the tile
-  // lies inside the matrix (all tiles but those of the last tile row and column), so that its
-  // accesses compile without bounds checks, and std::true_type otherwise.
-  auto checked = [&](std::size_t r0, std::size_t c0, auto body) {
-    if (r0 + kRows <= std::size_t(rows) && c0 + kCols <= std::size_t(cols)) body(std::false_type{});
-    else body(std::true_type{});
+  // lies inside the matrix (all tiles but those of the last tile row and column, and of the
+  // first ones with kMovedGrid), so that its accesses compile without bounds checks, and
+  // std::true_type otherwise.
+  auto checked = [&](Index r0, Index c0, auto body) {
+    using detail::negative;
+    if (!negative(r0) && !negative(c0) && r0 + kRows <= Index(rows) && c0 + kCols <= Index(cols)) {
+      body(std::false_type{});
+    } else {
+      body(std::true_type{});
+    }
   };
 
   // Load phase: consecutive threads take consecutive accesses along an input row.
@@ -396,10 +462,11 @@ __global__ void __launch_bounds__(kThreads)
   // Otherwise all kLoads loads are issued before the first shared-memory store (16-byte
   // chunks or elements, held in registers in between).
   auto load_tile = [&](std::size_t t, int buffer) {
-    std::size_t r0, c0;
+    Index r0, c0;
     corner(t, r0, c0);
-    const T* src = in + r0 * cols + c0;  // the tile's corner in `in`
+    const Index base = r0 * cols + c0;  // in[base]: the tile's corner
     checked(r0, c0, [&](auto check) {
+      using detail::negative;
       constexpr bool kCheck = decltype(check)::value;  // this tile needs bounds checks
       [[maybe_unused]] uint4 chunk[kWide && !kAsync ? kLoads : 1];
       [[maybe_unused]] T element[kWide ? 1 : kLoads];
@@ -407,8 +474,20 @@ __global__ void __launch_bounds__(kThreads)
       for (int i = 0; i < kLoads; ++i) {
         const int idx = threadIdx.x + i * kThreads;
         const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;  // tile row, first column
-        if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
-        const T* p = src + std::size_t(r) * cols + c;
+        const Index x = base + Index(r) * cols + c;                        // in[x]: the access's first element
+        const Index row = r0 + r, col = c0 + c;                             // its row and column in `in`
+        if (kCheck && (negative(row) || row >= Index(rows) || negative(col + (kE - 1)) || col >= Index(cols))) continue;
+        // A chunk across the first or last column of `in` reads the row above's last elements or
+        // the row below's first ones into tile slots that no store reads: still inside `in`, but
+        // for the matrix's first and last chunk, which go element by element.
+        if (kMoved && kCheck && (negative(x) || x + kE > Index(rows) * cols)) {
+#pragma unroll 1
+          for (int k = 0; k < kE; ++k) {
+            if (!negative(x + k) && x + k < Index(rows) * cols) at(buffer, r, c + k) = in[x + k];
+          }
+          continue;
+        }
+        const T* p = in + x;
         if constexpr (kAsync) detail::cp_async16<kPrefetch, kEvictFirstIn>(&at(buffer, r, c), p);
         else if constexpr (kWide) chunk[i] = detail::load16<kEvictFirst>(p);
         else element[i] = *p;
@@ -420,7 +499,7 @@ __global__ void __launch_bounds__(kThreads)
         for (int i = 0; i < kLoads; ++i) {
           const int idx = threadIdx.x + i * kThreads;
           const int r = idx / (kCols / kE), c = idx % (kCols / kE) * kE;
-          if (kCheck && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
+          if (kCheck && (r0 + r >= Index(rows) || c0 + c >= Index(cols))) continue;
           if constexpr (kWide) *reinterpret_cast<uint4*>(&at(buffer, r, c)) = chunk[i];  // one 16-byte shared store
           else at(buffer, r, c) = element[i];
         }
@@ -434,18 +513,34 @@ __global__ void __launch_bounds__(kThreads)
   // same chunk of 2 output rows, j = 2 p and 2 p + 1. Element path: a warp takes 32
   // consecutive elements of one output row.
   auto store_tile = [&](std::size_t t, int buffer) {
-    std::size_t r0, c0;
+    Index r0, c0;
     corner(t, r0, c0);
-    T* dst = out + c0 * rows + r0;  // the tile's corner in `out`
+    const Index y = c0 * rows + r0;  // out[y]: the tile's corner in `out`
     // 16-byte chunk q of output row j: to `out`, or to the staged tile with kBulkStore.
     auto put = [&](int j, int q, uint4 packed) {
       if constexpr (kBulk) staged[j * (kRows / kV) + q] = packed;
-      else detail::store16<kEvictFirst>(dst + std::size_t(j) * rows + q * kV, packed);
+      else detail::store16<kEvictFirst>(out + (y + Index(j) * rows + q * kV), packed);
     };
     checked(r0, c0, [&](auto check) {
+      using detail::negative;
       constexpr bool kCheck = decltype(check)::value;  // this tile needs bounds checks
       auto outside = [&](int j, int q) {
-        return kCheck && (c0 + j >= std::size_t(cols) || r0 + q * kE >= std::size_t(rows));
+        const Index row = c0 + j, col = r0 + q * kE;  // output row and first column
+        return kCheck &&
+               (negative(row) || row >= Index(cols) || negative(col + (kE - 1)) || col >= Index(rows));
+      };
+      // put() where the chunk may be outside or, with kMovedGrid, cross the first or last row of `in`.
+      auto put_checked = [&](int j, int q, uint4 packed) {
+        if (kMoved && outside(j, q)) return;
+        const Index col = r0 + q * kV;  // the chunk's first output column
+        if (kMoved && kCheck && (negative(col) || col + kV > Index(rows))) {
+          const int lo = negative(col) ? int(-col) : 0;                     // its elements inside `out`:
+          const int hi = col + kV > Index(rows) ? int(Index(rows) - col) : kV;  // lo ... hi - 1
+          detail::store16_part(out + (y + Index(j) * rows + q * kV + lo), packed, lo * int(sizeof(T)),
+                               hi * int(sizeof(T)));
+        } else {
+          put(j, q, packed);
+        }
       };
       // Unrolled by 2 only: stores need little latency hiding, and a full unroll would hold
       // every chunk's shared-memory reads in registers at once (over 160 for 2-byte types).
@@ -455,14 +550,15 @@ __global__ void __launch_bounds__(kThreads)
           int q, p;  // chunk q of output rows 2 p and 2 p + 1
           detail::store_chunk<kRows / kV, kWarpChunks>(threadIdx.x + i * kThreads, q, p);
           const int j = 2 * p;
-          // c0 + j and cols are even (cols is a multiple of V), so row j + 1 is inside too.
-          if (outside(j, q)) continue;
+          // Without kMovedGrid c0 + j and cols are even (cols is a multiple of V), so row
+          // j + 1 is inside where row j is; with it, either may be.
+          if (outside(j, q) && (!kMoved || outside(j + 1, q))) continue;
           uint4 first, second;
           detail::split_pairs<T>(
               [&](int k) { return *reinterpret_cast<const detail::Pair<T>*>(&at(buffer, q * kV + k, j)); }, first,
               second);
-          put(j, q, first);
-          put(j + 1, q, second);
+          put_checked(j, q, first);
+          put_checked(j + 1, q, second);
         }
       } else {
 #pragma unroll 2
@@ -478,9 +574,9 @@ __global__ void __launch_bounds__(kThreads)
           if (outside(j, q)) continue;
           if constexpr (kWide) {
             // One element from each of kV tile rows: tile column j, rows q kV ... q kV + kV - 1.
-            put(j, q, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
+            put_checked(j, q, detail::pack16<T>([&](int k) { return at(buffer, q * kV + k, j); }));
           } else {
-            dst[std::size_t(j) * rows + q] = at(buffer, q, j);
+            out[y + Index(j) * rows + q] = at(buffer, q, j);
           }
         }
       }
@@ -490,10 +586,10 @@ __global__ void __launch_bounds__(kThreads)
   // kBulkStore, after the store phase and a barrier: thread j copies output row j of the
   // staged tile (its part inside the matrix) to `out`.
   auto bulk_store_tile = [&](std::size_t t) {
-    std::size_t r0, c0;
+    Index r0, c0;
     corner(t, r0, c0);
     const int j = threadIdx.x;
-    if (j >= kCols || c0 + j >= std::size_t(cols)) return;
+    if (j >= kCols || c0 + j >= Index(cols)) return;
     const unsigned length = min(unsigned(kRows), unsigned(rows - r0));  // elements, a multiple of kV
     detail::bulk_store(out + (c0 + j) * rows + r0, staged + j * (kRows / kV), length * unsigned(sizeof(T)));
   };
@@ -544,17 +640,23 @@ inline std::size_t shared_for_blocks_per_sm(int blocks) {
 /// The step's transpose with a chosen tile (bytes of an input row x bytes of an output row),
 /// block size and features. persistent: launch only as many blocks as fit on the GPU at once.
 /// blocks_per_sm > 0: at most that many blocks per SM (the occupancy study), by asking for
-/// more shared memory than the tile needs.
+/// more shared memory than the tile needs. kMovedGrid: the 16-byte path wherever rows and
+/// cols are multiples of V, the grid moved by the places of `in` and `out` past a multiple
+/// of the tile's bytes (detail::grid_offset).
 // [launch]
 template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, typename T>
 void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false,
                     int blocks_per_sm = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
-  const unsigned tiles_x = ceil_div(unsigned(cols), kInBytes / sizeof(T));
-  const unsigned tiles_y = ceil_div(unsigned(rows), kOutBytes / sizeof(T));
+  constexpr bool kMoved = (kFeatures & kMovedGrid) != 0;
+  const bool wide = (kFeatures & kVec16) != 0 &&
+                    (kMoved ? detail::shape_16<T>(rows, cols) : detail::rows_16_aligned(out, in, rows, cols));
+  const int oy = kMoved && wide ? detail::grid_offset<kOutBytes>(out) : 0;  // rows of the grid above in[0][0]
+  const int ox = kMoved && wide ? detail::grid_offset<kInBytes>(in) : 0;    // columns left of it
+  const unsigned tiles_x = ceil_div(unsigned(cols) + unsigned(ox), unsigned(kInBytes / sizeof(T)));
+  const unsigned tiles_y = ceil_div(unsigned(rows) + unsigned(oy), unsigned(kOutBytes / sizeof(T)));
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
-  const bool wide = (kFeatures & kVec16) != 0 && detail::rows_16_aligned(out, in, rows, cols);
   auto launch = [&](auto kernel) {
     std::size_t shared = std::size_t(kInBytes) * (kOutBytes / sizeof(T)) * detail::shared_tiles(kFeatures, wide);
     if (blocks_per_sm > 0) shared = std::max(shared, shared_for_blocks_per_sm(blocks_per_sm));
@@ -563,7 +665,7 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
     if (persistent || detail::double_buffered(kFeatures, wide)) {
       blocks = std::min<std::size_t>(blocks, resident_blocks(kernel, kThreads, shared));  // double buffering: persistent
     }
-    kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles);
+    kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles, oy, ox);
     TP_CHECK_LAUNCH("coarsen_kernel");
   };
   if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true>);
@@ -957,15 +1059,24 @@ template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
-  const bool aligned = detail::rows_16_aligned(out, in, rows, cols);
+  const bool aligned = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
   if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
   const unsigned tiles_x = ceil_div(unsigned(cols), kLargeTile), tiles_y = ceil_div(unsigned(rows), kLargeTile);
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
   const int sms = sm_count();
   const bool small = few_waves(tiles, sms);
   if (aligned) {
-    if (small) transpose_tiles<128, 128>(out, in, rows, cols, stream);
-    else transpose_tiles<256, 256>(out, in, rows, cols, stream);
+    // Pointers a multiple of the tile's bytes: the headline's grid; otherwise the moved one.
+    auto tiles_of = [&](auto tile) {
+      constexpr int kTile = decltype(tile)::value;
+      if (detail::grid_offset<kTile>(in) == 0 && detail::grid_offset<kTile>(out) == 0) {
+        transpose_tiles<kTile, kTile>(out, in, rows, cols, stream);
+      } else {
+        transpose_tiles<kTile, kTile, kHeadline | kMovedGrid>(out, in, rows, cols, stream);
+      }
+    };
+    if (small) tiles_of(std::integral_constant<int, 128>{});
+    else tiles_of(std::integral_constant<int, 256>{});
   } else if (!detail::line_tile_for(cols)) {
     if (small) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);

@@ -43,6 +43,7 @@ std::vector<Kernel> coarsen_kernels() {
   auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose, launch); };
   return {record_kernel(),
           at_offset(record_kernel(), "record_offset1", 1),  // offset pointers: in + 1 and out + 1
+          at_offset(record_kernel(), "record_offset8", 8),  // 16 bytes for 2-byte types
           row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
           row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),
@@ -51,6 +52,8 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted16_large", TP_LAUNCHER(transpose_shifted_large<16>)),
           row("shifted_packed128", TP_LAUNCHER((transpose_shifted<128, 128, false>))),
           row("shifted_packed256", TP_LAUNCHER((transpose_shifted<256, 256, false>))),
+          row("moved_tile128", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline | kMovedGrid>))),
+          row("moved_tile256", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline | kMovedGrid>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
           row("evict_first_loads", TP_LAUNCHER(ab::transpose<ab::EvictFirstLoads>)),
           row("evict_first_both", TP_LAUNCHER(ab::transpose<EvictFirstBoth>)),

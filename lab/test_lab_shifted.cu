@@ -3,8 +3,9 @@
 // (tests/gpu/test_steps.cu): on the GPU, the record kernel and the shifted path's rows (every
 // tile size, the line tile for odd cols and the packed tile always, output chunks starting on
 // 32- or 16-byte boundaries) on odd shapes, and on pointers a few elements past a 16-byte
-// boundary (`in` and `out` each on its own) with nothing written around the output; on the
-// CPU, the layout of both tiles in shared memory and the banks their store phase reads.
+// boundary (`in` and `out` each on its own) with nothing written around the output, and the
+// moved grid of the 16-byte path (kMovedGrid) on such pointers; on the CPU, the layout of
+// both tiles in shared memory and the banks their store phase reads.
 #include <gtest/gtest.h>
 
 #include <cuda_fp16.h>
@@ -68,15 +69,12 @@ TEST_P(ShiftedPath, SmallShapesMatchTheCpuReference) {
   expect_all_match(GetParam(), {{1, 1}, {1, 7}, {7, 1}, {3, 5}, {31, 33}, {63, 65}, {127, 129}, {255, 257}, {100, 1000}});
 }
 
-// `in` and `out` each a few elements past a 16-byte boundary, on aligned and odd shapes. The
-// input allocation ends where the matrix ends (a read past it is out of bounds for
-// compute-sanitizer); the output has 16 elements of room on both sides, which must still be
-// poison afterwards: no element outside the matrix is written.
-TEST_P(ShiftedPath, OffsetPointersMatchAndWriteNothingAround) {
-  const tp::DType dtype = GetParam();
-  const std::vector<std::pair<int, int>> offsets = {{1, 0}, {0, 1}, {1, 1}, {3, 5}};  // elements: in, out
-  const std::vector<tp::Shape> shapes = {{4096, 4096}, {4099, 4097}, {33, 4097}, {4097, 33},
-                                         {1, 4099},    {4099, 1},    {64, 64},   {2, 3}};
+// Runs each kernel with `in` and `out` the given numbers of elements past a 256-byte boundary
+// (pairs: in, out) on each shape. The input allocation ends where the matrix ends (a read past
+// it is out of bounds for compute-sanitizer); the output has 16 elements of room on both
+// sides, which must still be poison afterwards: no element outside the matrix is written.
+void expect_offsets_match(tp::DType dtype, const std::vector<tp::Kernel>& kernels, const std::vector<tp::Shape>& shapes,
+                          const std::vector<std::pair<int, int>>& offsets) {
   for (const tp::Shape shape : shapes) {
     tp::dispatch(dtype, [&](auto tag) {
       using T = decltype(tag);
@@ -85,7 +83,7 @@ TEST_P(ShiftedPath, OffsetPointersMatchAndWriteNothingAround) {
       std::vector<T> input(n), want(n);
       tp::fill_distinct(input.data(), shape.rows, shape.cols, 77);
       tp::reference_transpose(want.data(), input.data(), shape.rows, shape.cols);
-      for (const tp::Kernel& k : shifted_kernels()) {
+      for (const tp::Kernel& k : kernels) {
         for (const auto& [in_offset, out_offset] : offsets) {
           tp::DeviceBuffer d_in((n + in_offset) * sizeof(T)), d_out((n + out_offset + 2 * kRoom) * sizeof(T));
           T* in = d_in.as<T>() + in_offset;
@@ -110,6 +108,30 @@ TEST_P(ShiftedPath, OffsetPointersMatchAndWriteNothingAround) {
       }
     });
   }
+}
+
+// `in` and `out` each a few elements past a 16-byte boundary, on aligned and odd shapes.
+TEST_P(ShiftedPath, OffsetPointersMatchAndWriteNothingAround) {
+  expect_offsets_match(GetParam(), shifted_kernels(),
+                       {{4096, 4096}, {4099, 4097}, {33, 4097}, {4097, 33}, {1, 4099}, {4099, 1}, {64, 64}, {2, 3}},
+                       {{1, 0}, {0, 1}, {1, 1}, {3, 5}});
+}
+
+// The moved grid (kMovedGrid; the record on shapes with 16-byte rows): shapes whose rows and
+// columns are multiples of 8 elements (16 bytes for every type), from one chunk to a few
+// tiles, with pointers at places that move the grid by one element, by a chunk plus one, by
+// whole chunks, and by all but one element of a tile side. The tiles at the first and last
+// rows and columns then cross the matrix's edges within a chunk.
+TEST_P(ShiftedPath, MovedGridMatchesOnOffsetPointersAndWritesNothingAround) {
+  std::vector<tp::Kernel> kernels;
+  for (tp::Kernel& k : tp::lab::coarsen_kernels()) {
+    if (k.name == "record" || k.name.rfind("moved", 0) == 0) kernels.push_back(std::move(k));
+  }
+  ASSERT_EQ(kernels.size(), 3u);
+  const tp::DType dtype = GetParam();
+  const int side = 256 / int(tp::dtype_size(dtype));  // elements of a 256-byte tile side
+  expect_offsets_match(dtype, kernels, {{8, 8}, {8, 264}, {264, 8}, {136, 392}, {1024, 1032}, {4096, 4096}},
+                       {{1, 0}, {0, 1}, {1, 1}, {9, 17}, {16, 48}, {side - 1, side / 2 + 1}});
 }
 
 INSTANTIATE_TEST_SUITE_P(Shifted, ShiftedPath, ::testing::ValuesIn(tp::kAllDTypes),
