@@ -481,7 +481,7 @@ __global__ void __launch_bounds__(kThreads)
         // the row below's first ones into tile slots that no store reads: still inside `in`, but
         // for the matrix's first and last chunk, which go element by element.
         if (kMoved && kCheck && (negative(x) || x + kE > Index(rows) * cols)) {
-#pragma unroll 1
+#pragma unroll 1  // not unrolled: the loads of every unrolled chunk would hold registers
           for (int k = 0; k < kE; ++k) {
             if (!negative(x + k) && x + k < Index(rows) * cols) at(buffer, r, c + k) = in[x + k];
           }
