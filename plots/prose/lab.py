@@ -273,9 +273,10 @@ def start_loss(dtype, tile, rows, cols):
 OFFSET_SIZES = (2048, 4096, 4896, 11584)
 
 
-def offset_gaps(dtype):
-    """lab_unaligned, medians: the record's points on aligned pointers over record_offset1 (in + 1, out + 1), by size."""
-    return ", ".join(num(_unaligned_median(dtype, "record", (n, n)) - _unaligned_median(dtype, "record_offset1", (n, n)))
+def offset_gaps(dtype, kernel="record_offset1"):
+    """lab_unaligned, medians: the record's points on aligned pointers over `kernel` (record_offset1: in + 1,
+    out + 1; record_offset8: in + 8, out + 8), by size."""
+    return ", ".join(num(_unaligned_median(dtype, "record", (n, n)) - _unaligned_median(dtype, kernel, (n, n)))
                      for n in OFFSET_SIZES)
 
 
