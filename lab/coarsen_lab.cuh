@@ -1043,18 +1043,20 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 /// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte tiles, 256
 /// threads, two regions where the rows of `in` lie a multiple of 128 KB apart), with 128 x 128-byte
 /// tiles and 128 threads where the large tiles would give fewer than 3 waves of blocks (4 times the
-/// tiles; a `double` thread then has one chunk per tile, and no column pairs). Shapes and pointers
-/// without 16-byte rows take the shifted path (16-byte accesses on both sides, shifted in shared
-/// memory and in registers), its output chunks starting on 32-byte sectors: for odd cols (the
+/// tiles; a `double` thread then has one chunk per tile, and no column pairs). Where rows and cols
+/// are multiples of V but a pointer is not a multiple of the tile's bytes, the same tiles on a
+/// grid moved with the pointers (kMovedGrid). Shapes without 16-byte rows take the shifted path
+/// (16-byte accesses on both sides, shifted in shared memory and in registers), its output
+/// chunks starting on 32-byte sectors: for odd cols (the
 /// line tile) with 128 x 128-byte tiles where the 256-byte ones would give less than one wave,
 /// with 256 x 256-byte tiles, whose warps store 256 bytes of each output row, where the large
 /// tiles of transpose_shifted_large would give fewer than 3 waves (a block of 512 threads
-/// counting as two), and with the large tiles beyond; for even cols (the packed tile: offset
-/// pointers) with the same choice of tiles as the 16-byte path. At those few-wave sizes the
+/// counting as two), and with the large tiles beyond; for even cols (the packed tile) with the
+/// same choice of tiles as the 16-byte path. At those few-wave sizes the
 /// 2-byte types start their chunks on 16-byte boundaries instead where that keeps the output
 /// rows' runs on their sectors (few_wave_start16). Each choice measured faster (rows
-/// `shifted*` of lab_unaligned); but for `double` the element path with 64 x 64-element tiles
-/// measured faster (row `elements64`).
+/// `shifted*` of lab_unaligned; the moved grid: `record_offset*`); but for `double` without
+/// 16-byte rows the element path with 64 x 64-element tiles measured faster (row `elements64`).
 template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
