@@ -412,7 +412,8 @@ __global__ void __launch_bounds__(kThreads)
   static_assert((kFeatures & kOrders & ((kFeatures & kOrders) - 1)) == 0, "one tile order at most");
   // kMovedGrid: the tile grid starts oy rows above and ox columns left of in[0][0] (the
   // launcher's grid_y and grid_x; 0 without it). The tiles at the matrix's edges then hold
-  // chunks that cross its first or last row or column, moved element by element.
+  // chunks that cross its first or last row or column: loaded whole from the row beside,
+  // stored in pieces (store16_part).
   constexpr bool kMoved = (kFeatures & kMovedGrid) != 0 && kWide;
   static_assert(!kMoved || (kAsync && !kBulk && !kDouble), "the moved grid loads by cp.async, one tile at a time");
   const int oy = kMoved ? grid_y : 0, ox = kMoved ? grid_x : 0;
