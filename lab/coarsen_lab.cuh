@@ -134,7 +134,7 @@ __device__ __forceinline__ void store16_part(void* first, uint4 v, int lo, int h
   };
   int at = lo;
   auto head = [&](auto piece) {  // a piece that brings `at` to the next boundary of twice its size
-    if ((at & sizeof(piece)) != 0 && at + int(sizeof(piece)) <= hi) {
+    if ((at & int(sizeof(piece))) != 0 && at + int(sizeof(piece)) <= hi) {
       put(piece, at);
       at += sizeof(piece);
     }
