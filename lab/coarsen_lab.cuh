@@ -643,7 +643,8 @@ inline std::size_t shared_for_blocks_per_sm(int blocks) {
 /// blocks_per_sm > 0: at most that many blocks per SM (the occupancy study), by asking for
 /// more shared memory than the tile needs. kMovedGrid: the 16-byte path wherever rows and
 /// cols are multiples of V, the grid moved by the places of `in` and `out` past a multiple
-/// of the tile's bytes (detail::grid_offset).
+/// of the tile's bytes (detail::grid_offset); where both are 0, the kernel without it (no
+/// signed corners, no edge code).
 // [launch]
 template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, typename T>
 void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false,
@@ -669,8 +670,10 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
     kernel<<<unsigned(blocks), kThreads, shared, stream>>>(out, in, rows, cols, tiles_x, tiles_y, tiles, oy, ox);
     TP_CHECK_LAUNCH("coarsen_kernel");
   };
-  if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true>);
-  else launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, false>);
+  constexpr unsigned kPlain = kFeatures & ~kMovedGrid;  // the same kernel on a grid that does not move
+  if (wide && (oy != 0 || ox != 0)) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true>);
+  else if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, true>);
+  else launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, false>);
 }
 // [launch]
 
@@ -1062,24 +1065,15 @@ template <typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
-  const bool aligned = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
-  if (!aligned && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
+  const bool rows16 = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
+  if (!rows16 && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
   const unsigned tiles_x = ceil_div(unsigned(cols), kLargeTile), tiles_y = ceil_div(unsigned(rows), kLargeTile);
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
   const int sms = sm_count();
   const bool small = few_waves(tiles, sms);
-  if (aligned) {
-    // Pointers a multiple of the tile's bytes: the headline's grid; otherwise the moved one.
-    auto tiles_of = [&](auto tile) {
-      constexpr int kTile = decltype(tile)::value;
-      if (detail::grid_offset<kTile>(in) == 0 && detail::grid_offset<kTile>(out) == 0) {
-        transpose_tiles<kTile, kTile>(out, in, rows, cols, stream);
-      } else {
-        transpose_tiles<kTile, kTile, kHeadline | kMovedGrid>(out, in, rows, cols, stream);
-      }
-    };
-    if (small) tiles_of(std::integral_constant<int, 128>{});
-    else tiles_of(std::integral_constant<int, 256>{});
+  if (rows16) {
+    if (small) transpose_tiles<128, 128, kHeadline | kMovedGrid>(out, in, rows, cols, stream);
+    else transpose_tiles<256, 256, kHeadline | kMovedGrid>(out, in, rows, cols, stream);
   } else if (!detail::line_tile_for(cols)) {
     if (small) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256>(out, in, rows, cols, stream);

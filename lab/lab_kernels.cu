@@ -52,6 +52,7 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted16_large", TP_LAUNCHER(transpose_shifted_large<16>)),
           row("shifted_packed128", TP_LAUNCHER((transpose_shifted<128, 128, false>))),
           row("shifted_packed256", TP_LAUNCHER((transpose_shifted<256, 256, false>))),
+          // The moved grid with either tile, whatever the shape (the record picks one): for the tests.
           row("moved_tile128", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline | kMovedGrid>))),
           row("moved_tile256", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline | kMovedGrid>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
