@@ -1012,6 +1012,14 @@ void transpose_shifted_large(T* out, const T* in, int rows, int cols, cudaStream
   transpose_shifted_with<kLargeRowBytes, kLargeRows * int(sizeof(T)), 512, true, kStartBytes>(out, in, rows, cols, stream);
 }
 
+/// The shifted path with flat tiles: 256 bytes of each of 128 / sizeof(T) input rows (64 rows of
+/// 128 elements for 2-byte types, half the rows of the square 256-byte tile), 256 threads, chunks
+/// from 32-byte sectors. A warp then stores 8 chunks (128 bytes) of 4 output rows.
+template <typename T>
+void transpose_shifted_flat(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  transpose_shifted_with<256, 128, 256>(out, in, rows, cols, stream);
+}
+
 /// The record's element path before the shifted path (kept for comparison, row
 /// `elements64`): the lab kernel with 64 x 64-element tiles in column order and evict-first
 /// stores, one element per access, for every shape.
@@ -1055,8 +1063,9 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 /// line tile) with 128 x 128-byte tiles where the 256-byte ones would give less than one wave,
 /// with 256 x 256-byte tiles, whose warps store 256 bytes of each output row, where the large
 /// tiles of transpose_shifted_large would give fewer than 3 waves (a block of 512 threads
-/// counting as two), and with the large tiles beyond; for even cols (the packed tile) with the
-/// same choice of tiles as the 16-byte path. At those few-wave sizes the
+/// counting as two), but for 2-byte types the flat tiles of transpose_shifted_flat there (64
+/// input rows), and with the large tiles beyond; for even cols (the packed tile) with the
+/// same choice of tiles as the 16-byte path. At the few-wave sizes of the square tiles the
 /// 2-byte types start their chunks on 16-byte boundaries instead where that keeps the output
 /// rows' runs on their sectors (few_wave_start16). Each choice measured faster (rows
 /// `shifted*` of lab_unaligned; the moved grid: `record_offset*`); but for `double` without
@@ -1081,7 +1090,8 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
     const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
                                     ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
     if (one_wave_or_less(tiles, sms)) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
-    else if (few_waves(2 * large_tiles, sms)) transpose_shifted_few_waves<256, 256>(out, in, rows, cols, stream);
+    else if (few_waves(2 * large_tiles, sms) && sizeof(T) == 2) transpose_shifted_flat(out, in, rows, cols, stream);
+    else if (few_waves(2 * large_tiles, sms)) transpose_shifted<256, 256>(out, in, rows, cols, stream);
     else transpose_shifted_large(out, in, rows, cols, stream);
   }
 }

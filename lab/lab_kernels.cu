@@ -47,6 +47,7 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
           row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),
+          row("shifted_flat", TP_LAUNCHER(transpose_shifted_flat)),
           row("shifted16_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, 16>))),
           row("shifted16_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, 16>))),
           row("shifted16_large", TP_LAUNCHER(transpose_shifted_large<16>)),

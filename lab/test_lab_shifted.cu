@@ -47,7 +47,7 @@ class ShiftedPath : public ::testing::TestWithParam<tp::DType> {
 };
 
 void expect_all_match(tp::DType dtype, const std::vector<tp::Shape>& shapes) {
-  ASSERT_EQ(shifted_kernels().size(), 9u);
+  ASSERT_EQ(shifted_kernels().size(), 10u);
   for (const tp::Shape shape : shapes) {
     tp::Case c(dtype, shape, /*seed=*/5000 + shape.rows * 7 + shape.cols);
     for (const tp::Kernel& k : shifted_kernels()) {
@@ -258,6 +258,8 @@ TEST(LabShifted, LineTileReadsSpreadOverTheBanksForOddCols) {
   expect_at_most("lines, half, 128-byte tile", line_tile_wavefronts<__half, 128>(true), 2.0, 1.55);
   expect_at_most("lines, float, 512 x 512-byte tile", line_tile_wavefronts<float, 512, 512>(true), 2.0, 2.0);
   expect_at_most("lines, half, 512 x 256-byte tile", line_tile_wavefronts<__half, 512, 256>(true), 2.5, 2.25);
+  expect_at_most("lines, half, 256 x 128-byte tile", line_tile_wavefronts<__half, 256, 128>(true), 2.0, 1.55);
+  expect_at_most("lines, float, 256 x 128-byte tile", line_tile_wavefronts<float, 256, 128>(true), 1.0, 1.0);
   expect_at_most("lines, half, 256-byte tile, 16-byte starts", line_tile_wavefronts<__half, 256, 256, 16>(true), 2.25, 2.15);
   expect_at_most("lines, half, 128-byte tile, 16-byte starts", line_tile_wavefronts<__half, 128, 128, 16>(true), 1.65, 1.4);
 }
