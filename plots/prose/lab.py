@@ -294,6 +294,19 @@ def small_line_tile_gain(dtype, rows, cols):
     return num(_unaligned_median(dtype, "shifted16_tile128", shape) - _unaligned_median(dtype, "shifted16_tile256", shape))
 
 
+def flat_gain(dtype, rows, cols):
+    """lab_unaligned, medians: the flat tiles' points over the square 256-byte line tiles with 16-byte
+    starts (shifted_flat - shifted16_tile256: what the record took for 2-byte types before them)."""
+    shape = (int(rows), int(cols))
+    return num(_unaligned_median(dtype, "shifted_flat", shape) - _unaligned_median(dtype, "shifted16_tile256", shape))
+
+
+def flat_loss(dtype, rows, cols):
+    """lab_unaligned, medians: the points the flat tiles lose to the square 256-byte line tiles (shifted_tile256)."""
+    shape = (int(rows), int(cols))
+    return num(_unaligned_median(dtype, "shifted_tile256", shape) - _unaligned_median(dtype, "shifted_flat", shape))
+
+
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
 
 def _tune_gaps_16384(other):
