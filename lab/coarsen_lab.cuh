@@ -1090,9 +1090,9 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
     const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
                                     ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
     if (one_wave_or_less(tiles, sms)) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
-    else if (few_waves(2 * large_tiles, sms) && sizeof(T) == 2) transpose_shifted_flat(out, in, rows, cols, stream);
-    else if (few_waves(2 * large_tiles, sms)) transpose_shifted<256, 256>(out, in, rows, cols, stream);
-    else transpose_shifted_large(out, in, rows, cols, stream);
+    else if (!few_waves(2 * large_tiles, sms)) transpose_shifted_large(out, in, rows, cols, stream);
+    else if constexpr (sizeof(T) == 2) transpose_shifted_flat(out, in, rows, cols, stream);
+    else transpose_shifted<256, 256>(out, in, rows, cols, stream);
   }
 }
 

@@ -236,6 +236,12 @@ def _unaligned_median(dtype, kernel, shape):
     return median(values)
 
 
+def _row_gap(dtype, kernel, other, rows, cols):
+    """lab_unaligned, medians at one shape: `kernel`'s points over `other`'s."""
+    shape = (int(rows), int(cols))
+    return num(_unaligned_median(dtype, kernel, shape) - _unaligned_median(dtype, other, shape))
+
+
 def unaligned_gaps(dtype):
     """lab_unaligned, medians of its runs: the record's points below the aligned neighbour, odd shapes in order."""
     gaps = [_unaligned_median(dtype, "record", n) - _unaligned_median(dtype, "record", o) for o, n in ODD_NEIGHBOURS]
@@ -250,8 +256,7 @@ def unaligned_line_gain(dtype):
 
 def unaligned_large_gain(dtype, rows=11585, cols=11585):
     """lab_unaligned, medians: the large tiles' points over the 256-byte line tiles (shifted_large - shifted_tile256)."""
-    shape = (int(rows), int(cols))
-    return num(_unaligned_median(dtype, "shifted_large", shape) - _unaligned_median(dtype, _shifted("line"), shape))
+    return _row_gap(dtype, "shifted_large", _shifted("line"), rows, cols)
 
 
 def unaligned_large_loss(dtype, rows, cols):
@@ -261,8 +266,7 @@ def unaligned_large_loss(dtype, rows, cols):
 
 def start_gain(dtype, tile, rows, cols):
     """lab_unaligned, medians: chunks from 32-byte sectors over 16-byte starts (shifted_TILE - shifted16_TILE)."""
-    shape = (int(rows), int(cols))
-    return num(_unaligned_median(dtype, f"shifted_{tile}", shape) - _unaligned_median(dtype, f"shifted16_{tile}", shape))
+    return _row_gap(dtype, f"shifted_{tile}", f"shifted16_{tile}", rows, cols)
 
 
 def start_loss(dtype, tile, rows, cols):
@@ -290,21 +294,18 @@ def offset_ratio(dtype, kernel, metric, base):
 
 def small_line_tile_gain(dtype, rows, cols):
     """lab_unaligned, medians: 128-byte line tiles over 256-byte ones, both with 16-byte starts."""
-    shape = (int(rows), int(cols))
-    return num(_unaligned_median(dtype, "shifted16_tile128", shape) - _unaligned_median(dtype, "shifted16_tile256", shape))
+    return _row_gap(dtype, "shifted16_tile128", "shifted16_tile256", rows, cols)
 
 
 def flat_gain(dtype, rows, cols):
     """lab_unaligned, medians: the flat tiles' points over the square 256-byte line tiles with 16-byte
     starts (shifted_flat - shifted16_tile256: what the record took for 2-byte types before them)."""
-    shape = (int(rows), int(cols))
-    return num(_unaligned_median(dtype, "shifted_flat", shape) - _unaligned_median(dtype, "shifted16_tile256", shape))
+    return _row_gap(dtype, "shifted_flat", "shifted16_tile256", rows, cols)
 
 
 def flat_loss(dtype, rows, cols):
     """lab_unaligned, medians: the points the flat tiles lose to the square 256-byte line tiles (shifted_tile256)."""
-    shape = (int(rows), int(cols))
-    return num(_unaligned_median(dtype, "shifted_tile256", shape) - _unaligned_median(dtype, "shifted_flat", shape))
+    return _row_gap(dtype, "shifted_tile256", "shifted_flat", rows, cols)
 
 
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
