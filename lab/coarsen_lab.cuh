@@ -826,11 +826,15 @@ __host__ __device__ constexpr int shifted_warp_chunks() {
 /// shared memory is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile
 /// is at an edge of the matrix (its first tile row, its last tile column, a tile without A rows
 /// below it), where rows, columns and chunks are checked and the ends of the output rows are
-/// written element by element (all other tiles skip the checks).
+/// written element by element (all other tiles skip the checks). kRing: the tile's rows sit
+/// in shared memory as a ring that starts at row `base` (tile row r at row (base + r) mod
+/// kRows), and its first `kept` rows are there already (the strip kernel: the A - 1 rows below
+/// the tile above it, which the same block moved last).
 // [shifted]
-template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kEdge>
+template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kEdge, bool kRing = false>
 __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
-                                                  int rows, int cols, std::size_t r0, std::size_t c0) {
+                                                  int rows, int cols, std::size_t r0, std::size_t c0,
+                                                  int base = 0, int kept = 0) {
   using Tile = std::conditional_t<kLineTile, LineTile<T, kR, kC, kStartBytes>, PackedTile<T, kR, kC, kStartBytes>>;
   constexpr int kV = Tile::kV;
   constexpr int kRowChunks = Tile::kRowChunks;                                   // chunks a tile row holds
@@ -841,6 +845,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   constexpr int kStep = store_step<kR / kV, kWarpChunks>(kThreads);  // output rows between a thread's chunks
   constexpr int kA = kStartBytes / int(sizeof(T));  // elements of kStartBytes
   static_assert(kStartBytes == 16 || kStartBytes == 32, "chunks start on 16 or 32 bytes");
+  static_assert(kLineTile || !kRing, "the ring keeps whole rows: the line tile");
   static_assert(kStep > 0 && kStep % kA == 0, "a thread's chunks have one q, in output rows the same mod A (one a_j)");
   const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
   const int width = kEdge ? int(min(unsigned(kC), unsigned(cols - c0))) : kC;  // tile columns inside the matrix
@@ -855,6 +860,11 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     constexpr unsigned kBoundary = kLineTile ? 128 : 16;
     return int((in_corner + unsigned(r) * unsigned(cols) * unsigned(sizeof(T))) % kBoundary / sizeof(T));
   };
+  auto ring = [&](int r) {  // the row of shared memory that holds tile row r
+    if constexpr (!kRing) return r;
+    const int k = base + r;
+    return k < Tile::kRows ? k : k - Tile::kRows;
+  };
 
   // Load phase: chunk q of tile row r is the aligned 16 bytes of `in` that hold tile columns
   // q V - place ... q V - place + V - 1 (columns below 0 or from kC on: the neighbours',
@@ -865,9 +875,9 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     const int idx = threadIdx.x + i * kThreads;
     const int r = idx / kRowChunks, q = idx % kRowChunks;  // row, chunk
     const int c = q * kV - place(r);                       // the chunk's first tile column
-    if (r >= below || c >= width || c + kV <= 0) continue;  // past the matrix or the last pass, or none of the tile's columns
+    if ((kRing && r < kept) || r >= below || c >= width || c + kV <= 0) continue;  // kept, past the matrix or the last pass, or none of the tile's columns
     const std::ptrdiff_t x = std::ptrdiff_t((r0 + r) * cols + c0) + c;  // in[x]: the chunk's first element
-    T* dst = &tile[Tile::at(r, q * kV)];
+    T* dst = &tile[Tile::at(ring(r), q * kV)];
     if (!kEdge || (x >= 0 && std::size_t(x) + kV <= n)) {
       cp_async16(dst, in + x);  // in + x is 16-byte aligned
     } else {                    // the chunk starts before in[0] or ends past in[n - 1]: its elements inside
@@ -898,7 +908,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 #pragma unroll
   for (int k = 0; k < kV; ++k) {
     const int r = shifted_step_row<kV>(q, a, k);
-    start[k] = Tile::at(r, place(r));
+    start[k] = Tile::at(ring(r), place(r));
   }
   T* dst = out + (c0 + j0) * rows + r0;  // out[c0 + j0][r0]: tile row 0 of output row j0
 #pragma unroll 2  // as on the 16-byte path
@@ -924,7 +934,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     // The first tile row: the a_j elements before the first chunk (the rest of their chunk
     // ends the output row before, which its tile writes up to the row's end).
     if (kEdge && r0 == 0 && q == 0) {
-      for (int r = 0; r < a && r < below; ++r) dst[r] = tile[Tile::at(r, j + place(r))];
+      for (int r = 0; r < a && r < below; ++r) dst[r] = tile[Tile::at(ring(r), j + place(r))];
     }
   }
   __syncthreads();  // the tile is free for the next one
@@ -964,6 +974,37 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+/// The shifted path's strip kernel, for odd cols (the line tile): each block moves a run of
+/// consecutive tiles in column order, tiles [tiles x b / G, tiles x (b + 1) / G) for block b
+/// of G, so that most of its tiles lie just below the one it moved before. The A - 1 rows
+/// below a tile, which the tile below needs again, then stay in shared memory (a ring of the
+/// tile's rows) instead of being loaded twice.
+template <typename T, int kInBytes, int kOutBytes, int kThreads, int kStartBytes>
+__global__ void __launch_bounds__(kThreads)
+    shifted_strip_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
+                         unsigned tiles) {
+  constexpr int kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
+  constexpr int kA = kStartBytes / int(sizeof(T));
+  constexpr int kRows = detail::LineTile<T, kR, kC, kStartBytes>::kRows;  // rows of the ring
+  extern __shared__ uint4 smem[];
+  T* tile = reinterpret_cast<T*>(smem);
+  const unsigned begin = unsigned(std::uint64_t(tiles) * blockIdx.x / gridDim.x);
+  const unsigned end = unsigned(std::uint64_t(tiles) * (blockIdx.x + 1) / gridDim.x);
+  for (unsigned t = begin; t < end; ++t) {
+    const unsigned ty = t % tiles_y;
+    const std::size_t r0 = std::size_t(ty) * kR, c0 = std::size_t(t / tiles_y) * kC;
+    const int kept = t > begin && ty > 0 ? kA - 1 : 0;  // the tile above was this block's last
+    const int base = int(unsigned(r0) % unsigned(kRows));  // tile row 0 in the ring
+    if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
+      detail::move_shifted_tile<T, kR, kC, kThreads, true, kStartBytes, false, true>(tile, out, in, rows, cols, r0, c0,
+                                                                                       base, kept);
+    } else {
+      detail::move_shifted_tile<T, kR, kC, kThreads, true, kStartBytes, true, true>(tile, out, in, rows, cols, r0, c0,
+                                                                                      base, kept);
+    }
+  }
+}
+
 /// Out-of-place transpose on the shifted path, for any shape and any (element-aligned)
 /// pointers: tiles of kInBytes x kOutBytes bytes (as in transpose_with), kThreads threads,
 /// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
@@ -993,6 +1034,31 @@ void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_
     launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false, kStartBytes>, 1, kPackedChunks);
   }
   TP_CHECK_LAUNCH("shifted_kernel");
+}
+
+/// The shifted path with the strip kernel for odd cols: kPerBlock tiles per block, or (0) as
+/// many blocks as fit on the GPU at once, each moving a run of tiles down the columns; as
+/// transpose_shifted_with for even cols. The lab's rows `shifted_strip*` (not the record's:
+/// each measured slower than the flat tiles one per block, lab/README.md says why).
+template <int kInBytes, int kOutBytes, int kThreads, int kPerBlock = 0, int kStartBytes = 32, typename T>
+void transpose_shifted_strip(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  static_assert(kPerBlock == 0 || kPerBlock >= 2, "0 (the resident grid), or runs of 2 tiles or more");
+  check_shape(rows, cols);
+  if (rows == 0 || cols == 0) return;
+  if (!detail::line_tile_for(cols)) {
+    return transpose_shifted_with<kInBytes, kOutBytes, kThreads, true, kStartBytes>(out, in, rows, cols, stream);
+  }
+  constexpr unsigned kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);
+  const unsigned tiles_y = ceil_div(unsigned(rows), kR);
+  const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kC);
+  if (tiles >= UINT_MAX) throw std::invalid_argument("transpose_shifted: 2^32 - 1 tiles or more");
+  const auto kernel = shifted_strip_kernel<T, kInBytes, kOutBytes, kThreads, kStartBytes>;
+  const std::size_t shared = 16 * std::size_t(detail::LineTile<T, kR, kC, kStartBytes>::kChunks);
+  allow_shared_memory(kernel, shared);
+  const unsigned blocks = unsigned(kPerBlock > 0 ? ceil_div(tiles, std::size_t(kPerBlock))
+                                                : std::min<std::size_t>(tiles, resident_blocks(kernel, kThreads, shared)));
+  kernel<<<blocks, kThreads, shared, stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
+  TP_CHECK_LAUNCH("shifted_strip_kernel");
 }
 
 /// The shifted path with square tiles of kTileBytes x kTileBytes bytes.

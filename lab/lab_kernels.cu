@@ -48,6 +48,10 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
           row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),
           row("shifted_flat", TP_LAUNCHER(transpose_shifted_flat)),
+          // The flat tiles in runs down the columns (2 or 4 tiles a block, or as many blocks as fit).
+          row("shifted_strip2", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 2>))),
+          row("shifted_strip4", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 4>))),
+          row("shifted_strip_resident", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 0>))),
           row("shifted16_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, 16>))),
           row("shifted16_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, 16>))),
           row("shifted16_large", TP_LAUNCHER(transpose_shifted_large<16>)),

@@ -128,7 +128,7 @@ if want lab; then
   run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384,4896,4899
   run lab_occupancy lab_coarsen --dtype all --sizes 8192,16384  # the occupancy section's table
   run lab_unaligned lab_coarsen --dtype all --sizes 2048,2051,4096,4896,4899,11584,11585,4097x4099 \
-    --kernels record,record_offset1,record_offset8,shifted_tile128,shifted_tile256,shifted_flat,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_packed128,shifted_packed256,elements64
+    --kernels record,record_offset1,record_offset8,shifted_tile128,shifted_tile256,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_packed128,shifted_packed256,elements64
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384
@@ -159,6 +159,10 @@ if want profile; then
     --kernels coarsen,headline_tile256,blocks_per_sm_1,blocks_per_sm_2,blocks_per_sm_3
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
     --kernels copy_vec16,column_pairs,coarsen
+  # The flat tiles against the record at 4896 and in runs down the columns (the lab's shifted-path section).
+  scripts/ncu-memory.sh "$build" "$results/ncu_strip_${gpu}_${day}.txt" half "4896 4899" \
+    record,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident >"$logs/ncu_strip.log" 2>&1 &&
+    note "ncu_strip: $(tail -n 1 "$logs/ncu_strip.log")" || fail "ncu_strip (see ncu_strip.log)"
   # Step 08 on a rectangle (the lab's chapter): Nsight Compute's throughput sections for the
   # three passes of one transpose, as text (the launch lines and process paths left out).
   out="$results/ncu_inplace_rect_${gpu}_${day}.txt"
