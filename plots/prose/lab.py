@@ -308,6 +308,27 @@ def flat_loss(dtype, rows, cols):
     return _row_gap(dtype, "shifted_tile256", "shifted_flat", rows, cols)
 
 
+_STRIP_METRICS = {"sectors": "lts__t_sectors_srcunit_tex_op_read.sum", "dram": "dram__bytes_read.sum",
+                  "time": "gpu__time_duration.sum", "instructions": "smsp__inst_executed.sum"}
+
+
+def strip_traffic(kernel, other, other_size, metric):
+    """ncu_strip, half: `metric` (sectors: L2 read sectors, dram: DRAM bytes read, time, instructions)
+    of `kernel` at 4899 over `other`'s at `other_size`."""
+    p, m = _shifted_profile("ncu_strip"), _STRIP_METRICS[metric]
+    return num(p[("half", kernel, 4899)][m] / p[("half", other, int(other_size))][m], 2)
+
+
+def l2_busy(kernel, size):
+    """ncu_strip, half: L2 throughput of `kernel` at `size`, % of its peak."""
+    return num(_shifted_profile("ncu_strip")[("half", kernel, int(size))]["lts__throughput.avg.pct_of_peak_sustained_elapsed"], 0)
+
+
+def strip_loss(dtype, kernel):
+    """lab_unaligned, medians at 4899: the points `kernel` (a strip row) loses to the flat tiles one per block."""
+    return _row_gap(dtype, "shifted_flat", kernel, 4899, 4899)
+
+
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
 
 def _tune_gaps_16384(other):
