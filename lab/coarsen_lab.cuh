@@ -941,6 +941,34 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 }
 // [shifted]
 
+/// move_shifted_tile for the tile at (r0, c0), with the checks only where it needs them.
+/// Tiles at an edge take the checks: the first tile row (it writes the first elements of the
+/// output rows; the first tile's first chunk may start before in[0]), the last tile column,
+/// and the tiles without A rows of `in` below them.
+template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kRing = false>
+__device__ __forceinline__ void move_shifted_tile_at(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
+                                                     int cols, std::size_t r0, std::size_t c0, int base = 0,
+                                                     int kept = 0) {
+  constexpr int kA = kStartBytes / int(sizeof(T));  // a tile's chunks reach up to A - 1 rows below it
+  if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
+    move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, false, kRing>(tile, out, in, rows, cols, r0, c0,
+                                                                                 base, kept);
+  } else {
+    move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, true, kRing>(tile, out, in, rows, cols, r0, c0,
+                                                                                base, kept);
+  }
+}
+
+/// The shifted path's tiles of kR rows and kC columns: tiles_y of them down the rows, and the
+/// count in all, which must fit in 32 bits (the kernels' tile indices). Throws otherwise.
+template <unsigned kR, unsigned kC>
+std::size_t shifted_tiles(int rows, int cols, unsigned& tiles_y) {
+  tiles_y = ceil_div(unsigned(rows), kR);
+  const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kC);
+  if (tiles >= UINT_MAX) throw std::invalid_argument("transpose_shifted: 2^32 - 1 tiles or more");
+  return tiles;
+}
+
 }  // namespace detail
 
 /// The shifted path: one block moves one tile at a time, kInBytes of each of kOutBytes /
@@ -953,7 +981,6 @@ __global__ void __launch_bounds__(kThreads)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
   constexpr int kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
-  constexpr int kA = kStartBytes / int(sizeof(T));  // a tile's chunks reach up to A - 1 rows below it
   extern __shared__ uint4 smem[];  // uint4: 16-byte aligned chunks
   T* tile = reinterpret_cast<T*>(smem);
   const unsigned per_region = (tiles + kRegions - 1) / kRegions;
@@ -963,14 +990,7 @@ __global__ void __launch_bounds__(kThreads)
     if (t >= tiles) continue;                                      // a spare slot (the whole block)
     const std::size_t r0 = std::size_t(t % tiles_y) * kR;  // first input row = first output column
     const std::size_t c0 = std::size_t(t / tiles_y) * kC;  // first input column = first output row
-    // Tiles at an edge take the checks: the first tile row (it writes the first elements of
-    // the output rows; the first tile's first chunk may start before in[0]), the last tile
-    // column, and the tiles without A rows of `in` below them.
-    if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
-      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, false>(tile, out, in, rows, cols, r0, c0);
-    } else {
-      detail::move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, true>(tile, out, in, rows, cols, r0, c0);
-    }
+    detail::move_shifted_tile_at<T, kR, kC, kThreads, kLineTile, kStartBytes>(tile, out, in, rows, cols, r0, c0);
   }
 }
 
@@ -995,13 +1015,8 @@ __global__ void __launch_bounds__(kThreads)
     const std::size_t r0 = std::size_t(ty) * kR, c0 = std::size_t(t / tiles_y) * kC;
     const int kept = t > begin && ty > 0 ? kA - 1 : 0;  // the tile above was this block's last
     const int base = int(unsigned(r0) % unsigned(kRows));  // tile row 0 in the ring
-    if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
-      detail::move_shifted_tile<T, kR, kC, kThreads, true, kStartBytes, false, true>(tile, out, in, rows, cols, r0, c0,
-                                                                                       base, kept);
-    } else {
-      detail::move_shifted_tile<T, kR, kC, kThreads, true, kStartBytes, true, true>(tile, out, in, rows, cols, r0, c0,
-                                                                                      base, kept);
-    }
+    detail::move_shifted_tile_at<T, kR, kC, kThreads, true, kStartBytes, true>(tile, out, in, rows, cols, r0, c0, base,
+                                                                               kept);
   }
 }
 
@@ -1015,9 +1030,8 @@ void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
   constexpr unsigned kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
-  const unsigned tiles_y = ceil_div(unsigned(rows), kR);
-  const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kC);
-  if (tiles >= UINT_MAX) throw std::invalid_argument("transpose_shifted: 2^32 - 1 tiles or more");
+  unsigned tiles_y;
+  const std::size_t tiles = detail::shifted_tiles<kR, kC>(rows, cols, tiles_y);
   auto launch = [&](auto kernel, unsigned regions, int chunks) {  // chunks: the tile's, 16 bytes each
     const std::size_t slots = ceil_div(tiles, std::size_t(regions)) * regions;
     const unsigned blocks = unsigned(std::min<std::size_t>(slots, INT_MAX));  // beyond: the grid-stride loop
@@ -1049,9 +1063,8 @@ void transpose_shifted_strip(T* out, const T* in, int rows, int cols, cudaStream
     return transpose_shifted_with<kInBytes, kOutBytes, kThreads, true, kStartBytes>(out, in, rows, cols, stream);
   }
   constexpr unsigned kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);
-  const unsigned tiles_y = ceil_div(unsigned(rows), kR);
-  const std::size_t tiles = std::size_t(tiles_y) * ceil_div(unsigned(cols), kC);
-  if (tiles >= UINT_MAX) throw std::invalid_argument("transpose_shifted: 2^32 - 1 tiles or more");
+  unsigned tiles_y;
+  const std::size_t tiles = detail::shifted_tiles<kR, kC>(rows, cols, tiles_y);
   const auto kernel = shifted_strip_kernel<T, kInBytes, kOutBytes, kThreads, kStartBytes>;
   const std::size_t shared = 16 * std::size_t(detail::LineTile<T, kR, kC, kStartBytes>::kChunks);
   allow_shared_memory(kernel, shared);
