@@ -46,6 +46,7 @@
 ///   matrices.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -717,6 +718,11 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 
 namespace detail {
 
+/// Does nothing: move_shifted_tile's default between-phases step.
+struct NoOp {
+  __device__ void operator()() const {}
+};
+
 /// The shifted path's packed tile in shared memory, for even cols: the kR x kC tile (kR input
 /// rows of kC elements) and the first A - 1 rows of the tile below it (kR + A - 1 input rows,
 /// A = kStartBytes / sizeof(T): see move_shifted_tile), in groups of V rows. Tile row r holds
@@ -829,12 +835,16 @@ __host__ __device__ constexpr int shifted_warp_chunks() {
 /// written element by element (all other tiles skip the checks). kRing: the tile's rows sit
 /// in shared memory as a ring that starts at row `base` (tile row r at row (base + r) mod
 /// kRows), and its first `kept` rows are there already (the strip kernel: the A - 1 rows below
-/// the tile above it, which the same block moved last).
+/// the tile above it, which the same block moved last). The tile loads its rows from `kept`
+/// up to `end` (the pair kernel: rows from `end` on come from another block's shared memory),
+/// and calls between() after the load phase, before the store phase (the pair kernel's copy).
 // [shifted]
-template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kEdge, bool kRing = false>
+template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kEdge, bool kRing = false,
+          typename Between = NoOp>
 __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
                                                   int rows, int cols, std::size_t r0, std::size_t c0,
-                                                  int base = 0, int kept = 0) {
+                                                  int base = 0, int kept = 0, int end = INT_MAX,
+                                                  Between between = {}) {
   using Tile = std::conditional_t<kLineTile, LineTile<T, kR, kC, kStartBytes>, PackedTile<T, kR, kC, kStartBytes>>;
   constexpr int kV = Tile::kV;
   constexpr int kRowChunks = Tile::kRowChunks;                                   // chunks a tile row holds
@@ -875,7 +885,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     const int idx = threadIdx.x + i * kThreads;
     const int r = idx / kRowChunks, q = idx % kRowChunks;  // row, chunk
     const int c = q * kV - place(r);                       // the chunk's first tile column
-    if ((kRing && r < kept) || r >= below || c >= width || c + kV <= 0) continue;  // kept, past the matrix or the last pass, or none of the tile's columns
+    if ((kRing && r < kept) || r >= below || r >= end || c >= width || c + kV <= 0) continue;  // kept, past the matrix or the end, or none of the tile's columns
     const std::ptrdiff_t x = std::ptrdiff_t((r0 + r) * cols + c0) + c;  // in[x]: the chunk's first element
     T* dst = &tile[Tile::at(ring(r), q * kV)];
     if (!kEdge || (x >= 0 && std::size_t(x) + kV <= n)) {
@@ -889,6 +899,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   }
   cp_async_wait_all();  // this thread's copies have landed
   __syncthreads();      // and everyone else's
+  between();
 
   // Store phase: chunk q of output row j covers tile rows first = q V + a_j ... first + V - 1
   // (shifted_step_row: step k reads the one that is k mod V).
@@ -945,17 +956,18 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 /// Tiles at an edge take the checks: the first tile row (it writes the first elements of the
 /// output rows; the first tile's first chunk may start before in[0]), the last tile column,
 /// and the tiles without A rows of `in` below them.
-template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kRing = false>
+template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kRing = false,
+          typename Between = NoOp>
 __device__ __forceinline__ void move_shifted_tile_at(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
                                                      int cols, std::size_t r0, std::size_t c0, int base = 0,
-                                                     int kept = 0) {
+                                                     int kept = 0, int end = INT_MAX, Between between = {}) {
   constexpr int kA = kStartBytes / int(sizeof(T));  // a tile's chunks reach up to A - 1 rows below it
   if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
     move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, false, kRing>(tile, out, in, rows, cols, r0, c0,
-                                                                                 base, kept);
+                                                                                 base, kept, end, between);
   } else {
     move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, true, kRing>(tile, out, in, rows, cols, r0, c0,
-                                                                                base, kept);
+                                                                                base, kept, end, between);
   }
 }
 
@@ -1020,6 +1032,65 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+/// The shifted path's pair kernel, for odd cols (the line tile): clusters of 2 blocks, one
+/// tile each, the tiles t and t + 1 of the column order, so that the second lies just below
+/// the first (unless t + 1 starts the next tile column). The first tile's A - 1 rows below it
+/// are the second tile's first rows: it does not load them but copies them from the second
+/// block's shared memory (distributed shared memory, compute capability 9.0), so each pair
+/// asks L2 for those rows once. Without clusters (a build for an older GPU) every tile loads
+/// them.
+template <typename T, int kInBytes, int kOutBytes, int kThreads, int kStartBytes>
+__global__ void __launch_bounds__(kThreads)
+    shifted_pair_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
+                        unsigned tiles) {
+  constexpr int kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
+  using Tile = detail::LineTile<T, kR, kC, kStartBytes>;
+  extern __shared__ uint4 smem[];
+  T* tile = reinterpret_cast<T*>(smem);
+  const unsigned t = blockIdx.x;  // the grid is the tiles, rounded up to whole pairs
+  const std::size_t r0 = std::size_t(t % tiles_y) * kR, c0 = std::size_t(t / tiles_y) * kC;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const bool upper = cluster.block_rank() == 0;
+  const unsigned lower_tile = t - cluster.block_rank() + 1;  // the pair's second tile
+  const bool below = lower_tile < tiles && lower_tile % tiles_y != 0;  // it lies just below the first
+  // Two phases of the cluster's barrier, each thread arriving once and waiting once in each.
+  // First: the second block's rows have landed (it arrives once they have, the first block at
+  // the start); the first block waits for that, then copies the rows below its tile from the
+  // second block's shared memory (whole rows of the line tile, 16 bytes at a time). Second:
+  // the first block has copied them, so the second block's shared memory may go. The second
+  // block stores its tile in between, and waits for the first phase only at its end.
+  auto share = [&] {  // between the load phase and the store phase
+    if (upper) {
+      cluster.barrier_wait();
+      if (below) {
+        const uint4* theirs = cluster.map_shared_rank(smem, 1);
+        for (int i = threadIdx.x; i < (Tile::kRows - kR) * Tile::kRowChunks; i += kThreads) {
+          smem[kR * Tile::kRowChunks + i] = theirs[i];
+        }
+        __syncthreads();
+      }
+    }
+    cluster.barrier_arrive();  // the first block: second phase; the second block: first phase
+  };
+  if (upper) cluster.barrier_arrive();  // first phase
+  if (t < tiles) {
+    detail::move_shifted_tile_at<T, kR, kC, kThreads, true, kStartBytes>(tile, out, in, rows, cols, r0, c0, 0, 0,
+                                                                         upper && below ? kR : Tile::kRows, share);
+  } else {
+    share();  // the spare block of the last pair still takes part in the barriers
+  }
+  if (!upper) {
+    cluster.barrier_wait();    // first phase
+    cluster.barrier_arrive();  // second phase
+  }
+  cluster.barrier_wait();  // second phase: the first block has copied what it needs from the second
+#else
+  if (t < tiles) detail::move_shifted_tile_at<T, kR, kC, kThreads, true, kStartBytes>(tile, out, in, rows, cols, r0, c0);
+#endif
+}
+
 /// Out-of-place transpose on the shifted path, for any shape and any (element-aligned)
 /// pointers: tiles of kInBytes x kOutBytes bytes (as in transpose_with), kThreads threads,
 /// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
@@ -1072,6 +1143,42 @@ void transpose_shifted_strip(T* out, const T* in, int rows, int cols, cudaStream
                                                 : std::min<std::size_t>(tiles, resident_blocks(kernel, kThreads, shared)));
   kernel<<<blocks, kThreads, shared, stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
   TP_CHECK_LAUNCH("shifted_strip_kernel");
+}
+
+/// The shifted path with the pair kernel for odd cols, where the GPU and the build have
+/// clusters (the kernel compiled for compute capability 9.0 or newer); as
+/// transpose_shifted_with otherwise. The lab's row `shifted_pair` (flat tiles).
+template <int kInBytes, int kOutBytes, int kThreads, int kStartBytes = 32, typename T>
+void transpose_shifted_pairs(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  const auto kernel = shifted_pair_kernel<T, kInBytes, kOutBytes, kThreads, kStartBytes>;
+  cudaFuncAttributes built{};
+  TP_CUDA_CHECK(cudaFuncGetAttributes(&built, kernel));
+  check_shape(rows, cols);
+  if (!detail::line_tile_for(cols) || built.ptxVersion < 90 || rows == 0) {
+    return transpose_shifted_with<kInBytes, kOutBytes, kThreads, true, kStartBytes>(out, in, rows, cols, stream);
+  }
+  constexpr unsigned kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);
+  unsigned tiles_y;
+  const std::size_t tiles = detail::shifted_tiles<kR, kC>(rows, cols, tiles_y);
+  if (tiles >= std::size_t(INT_MAX)) {  // one block per tile: past the grid's limit
+    return transpose_shifted_with<kInBytes, kOutBytes, kThreads, true, kStartBytes>(out, in, rows, cols, stream);
+  }
+  const std::size_t shared = 16 * std::size_t(detail::LineTile<T, kR, kC, kStartBytes>::kChunks);
+  allow_shared_memory(kernel, shared);
+  cudaLaunchAttribute pair[1];
+  pair[0].id = cudaLaunchAttributeClusterDimension;
+  pair[0].val.clusterDim.x = 2;
+  pair[0].val.clusterDim.y = 1;
+  pair[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(unsigned(ceil_div(tiles, std::size_t(2)) * 2));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  config.attrs = pair;
+  config.numAttrs = 1;
+  TP_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, out, in, rows, cols, tiles_y, unsigned(tiles)));
+  TP_CHECK_LAUNCH("shifted_pair_kernel");
 }
 
 /// The shifted path with square tiles of kTileBytes x kTileBytes bytes.

@@ -51,6 +51,8 @@ std::vector<Kernel> coarsen_kernels() {
           // The flat tiles in runs down the columns (2 or 4 tiles a block, or as many blocks as fit).
           row("shifted_strip2", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 2>))),
           row("shifted_strip4", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 4>))),
+          // The flat tiles in pairs (clusters of 2 blocks) that share the rows between them.
+          row("shifted_pair", TP_LAUNCHER((transpose_shifted_pairs<256, 128, 256>))),
           row("shifted_strip_resident", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 0>))),
           row("shifted16_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, 16>))),
           row("shifted16_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, 16>))),

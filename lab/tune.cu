@@ -5,10 +5,12 @@
 //
 //   build/bin/lab_tune --dtype all --sizes 8192 --csv tune.csv
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coarsen_lab.cuh"
 #include "launchers.hpp"
+#include "registry.hpp"
 
 namespace {
 
@@ -44,7 +46,8 @@ int main(int argc, char** argv) {
   spec.description = "Lab: step 07 tuning: tile shape (bytes) and block size of the 16-byte kernel (cold L2)";
   spec.default_sizes = {4096, 8192, 16384};
   spec.default_dtypes = {tp::DType::f32, tp::DType::f16};
-  return tp::bench_main(argc, argv, spec, [](const tp::Options&) {
+  spec.kernels_flag = true;
+  return tp::bench_main(argc, argv, spec, [](const tp::Options& options) {
     std::vector<tp::Kernel> list;
     add_tile<128, 128, 128>(list);
     add_tile<256, 256, 256>(list);
@@ -57,6 +60,6 @@ int main(int argc, char** argv) {
     add_tile<256, 512, 256>(list);
     add_tile<512, 512, 256>(list);
     add_tile<512, 512, 512>(list);
-    return list;
+    return tp::registry::only_named(std::move(list), options.kernels);  // --kernels: only these
   });
 }

@@ -128,7 +128,7 @@ if want lab; then
   run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384,4896,4899
   run lab_occupancy lab_coarsen --dtype all --sizes 8192,16384  # the occupancy section's table
   run lab_unaligned lab_coarsen --dtype all --sizes 2048,2051,4096,4896,4899,11584,11585,4097x4099 \
-    --kernels record,record_offset1,record_offset8,shifted_tile128,shifted_tile256,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_packed128,shifted_packed256,elements64
+    --kernels record,record_offset1,record_offset8,shifted_tile128,shifted_tile256,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_packed128,shifted_packed256,elements64
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384

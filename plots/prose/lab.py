@@ -325,7 +325,7 @@ def l2_busy(kernel, size):
 
 
 def strip_loss(dtype, kernel):
-    """lab_unaligned, medians at 4899: the points `kernel` (a strip row) loses to the flat tiles one per block."""
+    """lab_unaligned, medians at 4899: the points `kernel` (a strip or pair row) loses to the flat tiles one per block."""
     return _row_gap(dtype, "shifted_flat", kernel, 4899, 4899)
 
 
