@@ -159,9 +159,9 @@ if want profile; then
     --kernels coarsen,headline_tile256,blocks_per_sm_1,blocks_per_sm_2,blocks_per_sm_3
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
     --kernels copy_vec16,column_pairs,coarsen
-  # The flat tiles against the record at 4896 and in runs down the columns (the lab's shifted-path section).
+  # The flat tiles against the record at 4896, in runs down the columns and in pairs (the lab's shifted-path section).
   scripts/ncu-memory.sh "$build" "$results/ncu_strip_${gpu}_${day}.txt" half "4896 4899" \
-    record,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident >"$logs/ncu_strip.log" 2>&1 &&
+    record,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair >"$logs/ncu_strip.log" 2>&1 &&
     note "ncu_strip: $(tail -n 1 "$logs/ncu_strip.log")" || fail "ncu_strip (see ncu_strip.log)"
   # Step 08 on a rectangle (the lab's chapter): Nsight Compute's throughput sections for the
   # three passes of one transpose, as text (the launch lines and process paths left out).
