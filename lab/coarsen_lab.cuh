@@ -1150,33 +1150,22 @@ void transpose_shifted_strip(T* out, const T* in, int rows, int cols, cudaStream
 /// transpose_shifted_with otherwise. The lab's row `shifted_pair` (flat tiles).
 template <int kInBytes, int kOutBytes, int kThreads, int kStartBytes = 32, typename T>
 void transpose_shifted_pairs(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  const auto kernel = shifted_pair_kernel<T, kInBytes, kOutBytes, kThreads, kStartBytes>;
-  cudaFuncAttributes built{};
-  TP_CUDA_CHECK(cudaFuncGetAttributes(&built, kernel));
   check_shape(rows, cols);
-  if (!detail::line_tile_for(cols) || built.ptxVersion < 90 || rows == 0) {
-    return transpose_shifted_with<kInBytes, kOutBytes, kThreads, true, kStartBytes>(out, in, rows, cols, stream);
-  }
   constexpr unsigned kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);
   unsigned tiles_y;
   const std::size_t tiles = detail::shifted_tiles<kR, kC>(rows, cols, tiles_y);
-  if (tiles >= std::size_t(INT_MAX)) {  // one block per tile: past the grid's limit
+  const auto kernel = shifted_pair_kernel<T, kInBytes, kOutBytes, kThreads, kStartBytes>;
+  cudaFuncAttributes built{};
+  TP_CUDA_CHECK(cudaFuncGetAttributes(&built, kernel));
+  // Even cols, no clusters in the build, or past the grid's limit (one block per tile):
+  if (!detail::line_tile_for(cols) || built.ptxVersion < 90 || tiles == 0 || tiles >= std::size_t(INT_MAX)) {
     return transpose_shifted_with<kInBytes, kOutBytes, kThreads, true, kStartBytes>(out, in, rows, cols, stream);
   }
   const std::size_t shared = 16 * std::size_t(detail::LineTile<T, kR, kC, kStartBytes>::kChunks);
   allow_shared_memory(kernel, shared);
-  cudaLaunchAttribute pair[1];
-  pair[0].id = cudaLaunchAttributeClusterDimension;
-  pair[0].val.clusterDim.x = 2;
-  pair[0].val.clusterDim.y = 1;
-  pair[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(unsigned(ceil_div(tiles, std::size_t(2)) * 2));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = shared;
-  config.stream = stream;
-  config.attrs = pair;
-  config.numAttrs = 1;
+  cudaLaunchAttribute pair;
+  const cudaLaunchConfig_t config =
+      cluster_launch_config(pair, 2, unsigned(ceil_div(tiles, std::size_t(2)) * 2), kThreads, shared, stream);
   TP_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, out, in, rows, cols, tiles_y, unsigned(tiles)));
   TP_CHECK_LAUNCH("shifted_pair_kernel");
 }

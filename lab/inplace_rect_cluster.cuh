@@ -102,18 +102,8 @@ bool launch(T* data, const Plan& p, Columns pass, cudaStream_t stream) {
   }
   auto kernel = permute_columns_cluster<T, kC>;
   allow_shared_memory(kernel, bytes);
-  cudaLaunchConfig_t config = {};
-  cudaLaunchAttribute cluster_dims[1];
-  cluster_dims[0].id = cudaLaunchAttributeClusterDimension;
-  cluster_dims[0].val.clusterDim.x = kC;
-  cluster_dims[0].val.clusterDim.y = 1;
-  cluster_dims[0].val.clusterDim.z = 1;
-  config.blockDim = dim3(kBlock);
-  config.dynamicSmemBytes = bytes;
-  config.stream = stream;
-  config.attrs = cluster_dims;
-  config.numAttrs = 1;
-  config.gridDim = dim3(kC);
+  cudaLaunchAttribute cluster;
+  cudaLaunchConfig_t config = cluster_launch_config(cluster, kC, kC, kBlock, bytes, stream);
   int clusters = 0;
   TP_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   const long long panels = p.n / kW;

@@ -52,6 +52,28 @@ void allow_shared_memory(KernelFn kernel, std::size_t bytes) {
   TP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
 }
 
+/// A launch configuration for cudaLaunchKernelEx: `blocks` blocks of `threads` threads, in
+/// clusters of `cluster_blocks` blocks along x (compute capability 9.0 and newer), with
+/// `shared_bytes` of dynamic shared memory. The configuration points at `cluster`, which
+/// holds the cluster's dimensions: it must live until the launch.
+inline cudaLaunchConfig_t cluster_launch_config(cudaLaunchAttribute& cluster, unsigned cluster_blocks,
+                                                unsigned blocks, unsigned threads, std::size_t shared_bytes,
+                                                cudaStream_t stream) {
+  cluster = {};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = cluster_blocks;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  return config;
+}
+
 /// Ceiling of a / b for positive integers.
 template <typename A, typename B>
 constexpr A ceil_div(A a, B b) {
