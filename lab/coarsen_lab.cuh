@@ -988,8 +988,9 @@ std::size_t shifted_tiles(int rows, int cols, unsigned& tiles_y) {
 /// transpose_with), in column order, with two interleaved regions when kRegions is 2
 /// (grid-stride over the slots, as step 07 does), through the line tile (kLineTile) or the
 /// packed one. Tile indices fit in 32 bits (the launcher checks).
-template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile, int kStartBytes>
-__global__ void __launch_bounds__(kThreads)
+template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile, int kStartBytes,
+          int kMinBlocks = 1>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
   constexpr int kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
@@ -1096,7 +1097,8 @@ __global__ void __launch_bounds__(kThreads)
 /// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
 /// The line tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed`
 /// rows), the packed tile otherwise.
-template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, typename T>
+template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, int kMinBlocks = 1,
+          typename T>
 void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
@@ -1112,7 +1114,7 @@ void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_
   constexpr int kLineChunks = detail::LineTile<T, kR, kC, kStartBytes>::kChunks;
   constexpr int kPackedChunks = detail::PackedTile<T, kR, kC, kStartBytes>::kChunks;
   if (kLineTile && detail::line_tile_for(cols)) {  // (an odd pitch is never a multiple of 128 KB)
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true, kStartBytes>, 1, kLineChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true, kStartBytes, kMinBlocks>, 1, kLineChunks);
   } else if (pitch_is_128k_multiple<T>(cols)) {
     launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false, kStartBytes>, 2, kPackedChunks);
   } else {
