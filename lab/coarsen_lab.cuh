@@ -989,7 +989,7 @@ std::size_t shifted_tiles(int rows, int cols, unsigned& tiles_y) {
 /// (grid-stride over the slots, as step 07 does), through the line tile (kLineTile) or the
 /// packed one. Tile indices fit in 32 bits (the launcher checks).
 template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile, int kStartBytes,
-          int kMinBlocks = 1>
+          int kMinBlocks = 0>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
@@ -1097,7 +1097,7 @@ __global__ void __launch_bounds__(kThreads)
 /// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
 /// The line tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed`
 /// rows), the packed tile otherwise.
-template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, int kMinBlocks = 1,
+template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, int kMinBlocks = 0,
           typename T>
 void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
