@@ -132,6 +132,9 @@ if want lab; then
   # The shifted path at odd half sizes of 2.96 to 4.14 waves of flat tiles, beside their aligned neighbours.
   run lab_odd_sizes lab_coarsen --dtype half --sizes 4704,4705,4896,4899,5056,5059,5312,5311,5568,5565 \
     --kernels record,shifted_flat,shifted_pair
+  # The shifted path with more blocks per SM (__launch_bounds__) beside the flat and square tiles.
+  run lab_shifted_blocks lab_coarsen --dtype half,bf16,float --sizes 4097x4099,4896,4899,11585 \
+    --kernels record,shifted_flat,shifted_flat_5blocks,shifted_flat_6blocks,shifted_tile256,shifted_tile256_6blocks
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384

@@ -329,6 +329,48 @@ def strip_loss(dtype, kernel):
     return _row_gap(dtype, "shifted_flat", kernel, 4899, 4899)
 
 
+def blocks_gain(dtype, kernel, other, size=4899):
+    """lab_shifted_blocks, medians at size x size: `kernel`'s points over `other`'s (a row with more
+    blocks per SM against its tile with the compiler's registers, or the other way round)."""
+    def at(k):
+        return median([pct(t, kernel=k, dtype=dtype, rows=int(size), cols=int(size)) for t in runs("lab_shifted_blocks")])
+    return num(at(kernel) - at(other))
+
+
+# --- Odd half sizes beside their aligned neighbours (lab_odd_sizes) ---
+
+ODD_SIZES = [(4705, 4704), (4899, 4896), (5059, 5056), (5311, 5312), (5565, 5568)]  # (odd, its aligned neighbour)
+
+
+def _odd(kernel, size, field=pct):
+    """lab_odd_sizes, median over its runs: `field` (pct or gbps) of `kernel` at size x size, half."""
+    return median([field(t, kernel=kernel, dtype="half", rows=size, cols=size) for t in runs("lab_odd_sizes")])
+
+
+def odd_sizes_flat():
+    """lab_odd_sizes, medians: the flat tiles' % of cudaMemcpy at the odd sizes, lowest to highest."""
+    return span([_odd("shifted_flat", o) for o, _ in ODD_SIZES])
+
+
+def odd_sizes_gaps():
+    """lab_odd_sizes, medians: the record's points below its aligned neighbour, odd sizes in order."""
+    return ", ".join(num(_odd("record", a) - _odd("record", o)) for o, a in ODD_SIZES)
+
+
+def gaps_4899():
+    """The record's points below 4896 at 4899 for the 2-byte types: lab_unaligned's medians (half,
+    bf16) and lab_odd_sizes' (half), lowest to highest."""
+    unaligned = [_unaligned_median(d, "record", (4896, 4896)) - _unaligned_median(d, "record", (4899, 4899))
+                 for d in ("half", "bf16")]
+    return span(unaligned + [_odd("record", 4896) - _odd("record", 4899)])
+
+
+def odd_sizes_bandwidth(kernel):
+    """lab_odd_sizes, medians: `kernel`'s GB/s at each odd size over its own at the aligned
+    neighbour, in %, odd sizes in order."""
+    return ", ".join(num(100 * _odd(kernel, o, gbps) / _odd(kernel, a, gbps), 0) for o, a in ODD_SIZES)
+
+
 # --- Evict-first hints, store layouts, tile orders (lab_coarsen, lab_tune) ---
 
 def _tune_gaps_16384(other):
