@@ -987,7 +987,9 @@ std::size_t shifted_tiles(int rows, int cols, unsigned& tiles_y) {
 /// sizeof(T) input rows (the bytes of an input row x the bytes of an output row, as in
 /// transpose_with), in column order, with two interleaved regions when kRegions is 2
 /// (grid-stride over the slots, as step 07 does), through the line tile (kLineTile) or the
-/// packed one. Tile indices fit in 32 bits (the launcher checks).
+/// packed one. Tile indices fit in 32 bits (the launcher checks). kMinBlocks > 0 asks the
+/// compiler for that many resident blocks per SM (__launch_bounds__); 0 asks nothing (an
+/// explicit 1 is not the same: it gave the flat tile's `half` kernel 72 registers, not 58).
 template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile, int kStartBytes,
           int kMinBlocks = 0>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
@@ -1096,7 +1098,8 @@ __global__ void __launch_bounds__(kThreads)
 /// pointers: tiles of kInBytes x kOutBytes bytes (as in transpose_with), kThreads threads,
 /// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
 /// The line tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed`
-/// rows), the packed tile otherwise.
+/// rows), the packed tile otherwise. kMinBlocks: as shifted_kernel's, for the line tile only
+/// (the lab's rows `shifted_*_Nblocks`).
 template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, int kMinBlocks = 0,
           typename T>
 void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {

@@ -51,10 +51,11 @@ std::vector<Kernel> coarsen_kernels() {
           // The flat tiles in runs down the columns (2 or 4 tiles a block, or as many blocks as fit).
           row("shifted_strip2", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 2>))),
           row("shifted_strip4", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 4>))),
-          // The flat tiles in pairs (clusters of 2 blocks) that share the rows between them.
+          // The flat and square tiles with more blocks per SM (fewer registers), for odd cols.
           row("shifted_flat_5blocks", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, 32, 5>))),
           row("shifted_flat_6blocks", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, 32, 6>))),
           row("shifted_tile256_6blocks", TP_LAUNCHER((transpose_shifted_with<256, 256, 256, true, 32, 6>))),
+          // The flat tiles in pairs (clusters of 2 blocks) that share the rows between them.
           row("shifted_pair", TP_LAUNCHER((transpose_shifted_pairs<256, 128, 256>))),
           row("shifted_strip_resident", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 0>))),
           row("shifted16_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, 16>))),
