@@ -231,9 +231,13 @@ def shifted_instructions(dtype):
 ODD_NEIGHBOURS = [((4899, 4899), (4896, 4896)), ((11585, 11585), (11584, 11584)), ((4097, 4099), (4096, 4096))]
 
 
+def _runs_median(source, dtype, kernel, shape, field=pct):
+    """`field` (pct or gbps) of `kernel` at `shape` (rows, cols), the median over `source`'s runs."""
+    return median([field(t, kernel=kernel, dtype=dtype, rows=int(shape[0]), cols=int(shape[1])) for t in runs(source)])
+
+
 def _unaligned_median(dtype, kernel, shape):
-    values = [pct(t, kernel=kernel, dtype=dtype, rows=shape[0], cols=shape[1]) for t in runs("lab_unaligned")]
-    return median(values)
+    return _runs_median("lab_unaligned", dtype, kernel, shape)
 
 
 def _row_gap(dtype, kernel, other, rows, cols):
@@ -333,7 +337,7 @@ def blocks_gain(dtype, kernel, other, size=4899):
     """lab_shifted_blocks, medians at size x size: `kernel`'s points over `other`'s (a row with more
     blocks per SM against its tile with the compiler's registers, or the other way round)."""
     def at(k):
-        return median([pct(t, kernel=k, dtype=dtype, rows=int(size), cols=int(size)) for t in runs("lab_shifted_blocks")])
+        return _runs_median("lab_shifted_blocks", dtype, k, (size, size))
     return num(at(kernel) - at(other))
 
 
@@ -344,7 +348,7 @@ ODD_SIZES = [(4705, 4704), (4899, 4896), (5059, 5056), (5311, 5312), (5565, 5568
 
 def _odd(kernel, size, field=pct):
     """lab_odd_sizes, median over its runs: `field` (pct or gbps) of `kernel` at size x size, half."""
-    return median([field(t, kernel=kernel, dtype="half", rows=size, cols=size) for t in runs("lab_odd_sizes")])
+    return _runs_median("lab_odd_sizes", "half", kernel, (size, size), field)
 
 
 def odd_sizes_flat():
