@@ -386,9 +386,11 @@ __device__ constexpr bool negative([[maybe_unused]] I v) {
 // [coarsen]
 /// One block moves one kInBytes x kOutBytes tile at a time (grid-stride over the tiles).
 /// kWide: the 16-byte path (chosen by the launcher), otherwise one element per access.
-/// Shared memory (dynamic): one tile, or two with kDoubleBuffer.
-template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, bool kWide>
-__global__ void __launch_bounds__(kThreads)
+/// Shared memory (dynamic): one tile, or two with kDoubleBuffer. kMinBlocks > 0 asks the
+/// compiler for that many resident blocks per SM (__launch_bounds__: fewer registers per
+/// thread); 0 asks nothing.
+template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, bool kWide, int kMinBlocks = 0>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     coarsen_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_x,
                    unsigned tiles_y, std::size_t tiles, int grid_y, int grid_x) {
   constexpr int kV = 16 / sizeof(T);           // elements per 16-byte chunk
@@ -645,9 +647,9 @@ inline std::size_t shared_for_blocks_per_sm(int blocks) {
 /// more shared memory than the tile needs. kMovedGrid: the 16-byte path wherever rows and
 /// cols are multiples of V, the grid moved by the places of `in` and `out` past a multiple
 /// of the tile's bytes (detail::grid_offset); where both are 0, the kernel without it (no
-/// signed corners, no edge code).
+/// signed corners, no edge code). kMinBlocks: as coarsen_kernel's.
 // [launch]
-template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, typename T>
+template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, int kMinBlocks = 0, typename T>
 void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false,
                     int blocks_per_sm = 0) {
   check_shape(rows, cols);
@@ -672,9 +674,9 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
     TP_CHECK_LAUNCH("coarsen_kernel");
   };
   constexpr unsigned kPlain = kFeatures & ~kMovedGrid;  // the same kernel on a grid that does not move
-  if (wide && (oy != 0 || ox != 0)) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true>);
-  else if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, true>);
-  else launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, false>);
+  if (wide && (oy != 0 || ox != 0)) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true, kMinBlocks>);
+  else if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, true, kMinBlocks>);
+  else launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, false, kMinBlocks>);
 }
 // [launch]
 
@@ -704,13 +706,13 @@ inline bool one_wave_or_less(std::size_t tiles, int sms) { return tiles <= std::
 /// The headline on the 16-byte path with square tiles of kTileBytes x kTileBytes bytes and
 /// kThreads threads: kFeatures (a column-major order), with two interleaved regions of tiles
 /// where the rows of `in` lie a multiple of 128 KB apart. Shapes and pointers without
-/// 16-byte rows take the element path with the same tiles.
-template <int kTileBytes, int kThreads, unsigned kFeatures = kHeadline, typename T>
+/// 16-byte rows take the element path with the same tiles. kMinBlocks: as coarsen_kernel's.
+template <int kTileBytes, int kThreads, unsigned kFeatures = kHeadline, int kMinBlocks = 0, typename T>
 void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   if (pitch_is_128k_multiple<T>(cols)) {
-    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures | kInterleave>(out, in, rows, cols, stream);
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures | kInterleave, kMinBlocks>(out, in, rows, cols, stream);
   } else {
-    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures>(out, in, rows, cols, stream);
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures, kMinBlocks>(out, in, rows, cols, stream);
   }
 }
 

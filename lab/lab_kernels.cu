@@ -57,6 +57,7 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted_tile256_6blocks", TP_LAUNCHER((transpose_shifted_with<256, 256, 256, true, 32, 6>))),
           // The flat tiles in pairs (clusters of 2 blocks) that share the rows between them.
           row("shifted_pair", TP_LAUNCHER((transpose_shifted_pairs<256, 128, 256>))),
+          row("shifted16_flat", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, 16>))),
           row("shifted_strip_resident", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 0>))),
           row("shifted16_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, 16>))),
           row("shifted16_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, 16>))),
@@ -72,6 +73,12 @@ std::vector<Kernel> coarsen_kernels() {
           row("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),
           row("runs128_pairs", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kStore256)>))),
           row("headline_tile256", TP_LAUNCHER((transpose_tiles<256, 256>))),
+          row("headline_tile128", TP_LAUNCHER((transpose_tiles<128, 128>))),
+          // Either tile with more blocks per SM (fewer registers per thread).
+          row("tile128_12blocks", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline, 12>))),
+          row("tile128_16blocks", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline, 16>))),
+          row("tile256_6blocks", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline, 6>))),
+          row("tile256_8blocks", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline, 8>))),
           row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kOrders>))),
           row("order_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kGrouped>))),
           row("order_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kDiagonal>))),

@@ -47,7 +47,7 @@ class ShiftedPath : public ::testing::TestWithParam<tp::DType> {
 };
 
 void expect_all_match(tp::DType dtype, const std::vector<tp::Shape>& shapes) {
-  ASSERT_EQ(shifted_kernels().size(), 17u);
+  ASSERT_EQ(shifted_kernels().size(), 18u);
   for (const tp::Shape shape : shapes) {
     tp::Case c(dtype, shape, /*seed=*/5000 + shape.rows * 7 + shape.cols);
     for (const tp::Kernel& k : shifted_kernels()) {
