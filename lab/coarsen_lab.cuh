@@ -117,9 +117,8 @@ __device__ __forceinline__ uint4 load16(const void* p) {
 
 template <bool kStreaming>
 __device__ __forceinline__ void store16(void* p, uint4 v) {
-  uint4* q = static_cast<uint4*>(p);
-  if constexpr (kStreaming) __stcs(q, v);  // st.global.cs: evict first
-  else *q = v;
+  if constexpr (kStreaming) tp::store16_evict_first(p, v);  // st.global.cs: evict first
+  else tp::store16(p, v);  // one 16-byte store (see tp::store16)
 }
 
 /// Stores bytes [lo, hi) of the 16-byte chunk v, whose first byte goes 16-byte aligned: the

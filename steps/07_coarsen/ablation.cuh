@@ -92,7 +92,7 @@ __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T*
   // with column pairs, of output rows j = 2 (idx / 16) and j + 1 (256 bytes of 4 rows).
   auto put = [&](T* p, uint4 v) {
     if constexpr (Row::kEvictFirstStores) store16_evict_first(p, v);
-    else *reinterpret_cast<uint4*>(p) = v;
+    else store16(p, v);
   };
   constexpr int kRowsPerThread = Row::kPairs ? 2 : 1;  // output rows a store access covers
 #pragma unroll 2

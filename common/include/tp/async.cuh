@@ -1,7 +1,7 @@
 /// @file async.cuh
 /// @brief Device helpers that steps 07 and 08 share: cp.async copies from global to shared
 /// memory (compute capability 8.0 and newer; a plain 16-byte copy on older GPUs) and the
-/// evict-first 16-byte store.
+/// 16-byte stores, plain and evict-first.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -26,6 +26,14 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
+}
+
+/// A 16-byte store with the default cache policy (`st.global.wb`, what `*p = value` means).
+/// Not written as `*p = value`: where `value` was just packed from smaller pieces, the compiler
+/// may split that store into 4- or 8-byte ones (it did, in step 07's ablation); __stwb keeps
+/// it one 16-byte store.
+__device__ __forceinline__ void store16(void* global, uint4 value) {
+  __stwb(static_cast<uint4*>(global), value);
 }
 
 /// A 16-byte store with the evict-first hint (`st.global.cs`): the written lines are the
