@@ -74,10 +74,8 @@ std::vector<Kernel> coarsen_kernels() {
           row("runs128_pairs", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kStore256)>))),
           row("headline_tile256", TP_LAUNCHER((transpose_tiles<256, 256>))),
           row("headline_tile128", TP_LAUNCHER((transpose_tiles<128, 128>))),
-          // Either tile with more blocks per SM (fewer registers per thread).
-          row("tile128_12blocks", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline, 12>))),
+          // Either tile with as many blocks per SM as its threads allow (32 registers per thread).
           row("tile128_16blocks", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline, 16>))),
-          row("tile256_6blocks", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline, 6>))),
           row("tile256_8blocks", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline, 8>))),
           // Either tile without the evict-first hint on its stores, without cp.async (16-byte
           // loads through registers), or without both (the recipe of torch.compile's kernel).
