@@ -135,6 +135,9 @@ if want lab; then
   # The shifted path with more blocks per SM (__launch_bounds__) beside the flat and square tiles.
   run lab_shifted_blocks lab_coarsen --dtype half,bf16,float --sizes 4097x4099,4896,4899,11585 \
     --kernels record,shifted_flat,shifted_flat_5blocks,shifted_flat_6blocks,shifted_tile256,shifted_tile256_6blocks
+  # The record's two tiles with plain 16-byte stores (no evict-first hint), and without cp.async too.
+  run lab_stores lab_coarsen --dtype all --sizes 2048,4096,8192,16384 \
+    --kernels record,headline_tile128,tile128_no_cs,tile128_no_async,tile128_no_cs_async,headline_tile256,tile256_no_cs,tile256_no_cs_async,evict_first_loads
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384

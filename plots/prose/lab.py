@@ -862,3 +862,37 @@ def align_end_to_end_lines_2byte():
 
 def align_end_to_end_off():
     return span([m for d, r, c, m in _align_medians("inplace") if not _lines(d, r, c)], unit="%")
+
+
+def _stores_gaps(kernel, other, sizes, dtypes=DTYPES):
+    """lab_stores, medians of its runs: `kernel`'s points over `other`'s at the squares `sizes`."""
+    return [_runs_median("lab_stores", d, kernel, (n, n)) - _runs_median("lab_stores", d, other, (n, n))
+            for d in dtypes for n in sizes]
+
+
+def plain_stores_float_4096(tile):
+    """lab_stores, medians: `float` 4096 with plain 16-byte stores against evict-first ones, tile 128 or 256."""
+    plain, hinted = (_runs_median("lab_stores", "float", k, (4096, 4096))
+                     for k in (f"tile{tile}_no_cs", f"headline_tile{tile}"))
+    return f"{num(plain)}% against {num(hinted)}%"
+
+
+def plain_stores_gain_from_8192():
+    """lab_stores, medians: the 256-byte tile's points with plain stores over evict-first ones, 8192 and 16384."""
+    return span(_stores_gaps("tile256_no_cs", "headline_tile256", [8192, 16384]))
+
+
+def plain_stores_gain_4096():
+    """lab_stores, medians: the same at 4096, every type."""
+    return span(_stores_gaps("tile256_no_cs", "headline_tile256", [4096]))
+
+
+def plain_stores_no_async_cost():
+    """lab_stores, medians: the most that loading through registers (no cp.async) costs the plain-store 256-byte
+    tile at 8192 and 16384."""
+    return _largest([-g for g in _stores_gaps("tile256_no_cs_async", "tile256_no_cs", [8192, 16384])])
+
+
+def evict_loads_vs_both_8192():
+    """lab_coarsen at 8192: evict_first_loads' points against evict_first_both's, every type."""
+    return span(_map_gaps("evict_first_loads", "evict_first_both", lambda d, r, c: r == c == 8192))

@@ -442,9 +442,18 @@ def cp_async_half_registers():
 
 
 def evict_dram(dtype):
-    """DRAM % of peak before and after evict-first stores (tile256B_vec16 to evict_first_stores),
+    """DRAM % of peak without and with evict-first stores (tile256B_vec16, evict_first_stores),
     `dtype`, from ncu_0708."""
     before, after = (_ncu_0708(k, dtype, "dram_pct_of_peak") for k in ("tile256B_vec16", "evict_first_stores"))
-    return f"{_whole(before)} to {_whole(after)}"
+    return f"{_whole(before)} and {_whole(after)}"
+
+
+def evict_gain_16384():
+    """Points that the evict-first hint moves the ablation at 16384 (tile256B_vec16 to evict_first_stores),
+    every type, from 07_coarsen."""
+    tbl = table("07_coarsen")
+    return span([pct(tbl, kernel="evict_first_stores", dtype=d, rows=16384, cols=16384)
+                 - pct(tbl, kernel="tile256B_vec16", dtype=d, rows=16384, cols=16384)
+                 for d in ("float", "double", "half", "bf16")])
 
 

@@ -20,7 +20,8 @@ step's kernel in the given namespace.
     check_sass.py --self-test OBJECT...
         For every step in CHECKS: the step's own kernels (tp::stepNN) must pass and the shipped
         exercise skeleton (tp::stepNN::exercise) must fail, so that a check that cannot fail
-        is caught. Exit 1 otherwise.
+        is caught. And step 07's ablation: every row with 16-byte accesses stores 16 bytes at a
+        time, and the row without them (Coarsened) fails that rule. Exit 1 otherwise.
 
 Exit 77 (a skipped test for ctest) when cuobjdump is not found (1 instead when the environment
 sets TP_REQUIRE_CUOBJDUMP=1, as CI does) or the objects hold no SASS for compute capability 8.0
@@ -107,6 +108,45 @@ CHECKS = {
              has("STG.E.EF.128", 2)),
     ]),
 }
+
+
+def only_16_byte_stores(sass):
+    """Every global store is 16 bytes wide (STG.E.128, STG.E.EF.128, STG.E.128.STRONG.SM, ...):
+    none was split."""
+    stores = instructions(sass, "STG")
+    narrow = sorted({op for op in stores if "128" not in op.split(".")})
+    if not stores:
+        return "no global store"
+    return not narrow or f"stores narrower than 16 bytes: {', '.join(narrow)}"
+
+
+# Step 07's ablation rows (tp::step07::ablation::ablation_kernel<T, Row>): those with 16-byte
+# accesses must store 16 bytes at a time (a plain `*p = packed` once compiled to 4-byte stores
+# and made the evict-first row look like a large gain); the element row must not, so the rule
+# can fail.
+ABLATION = r"^void tp::step07::ablation::ablation_kernel<[^,]+, tp::step07::ablation::(\w+)>"
+ABLATION_RULE = Rule("step 07's ablation rows with 16-byte accesses store 16 bytes at a time", only_16_byte_stores)
+
+
+def check_ablation(sass_by_kernel, out=print):
+    """ABLATION_RULE on the 16-byte rows (must hold) and on Coarsened (must not); True if both."""
+    rows = {}
+    for name, sass in sass_by_kernel.items():
+        if m := re.match(ABLATION, name):
+            rows.setdefault(m.group(1), []).append((name, sass))
+    if "Vec16" not in rows or "Coarsened" not in rows:
+        out(f"FAIL  07_coarsen ablation: rows Vec16 and Coarsened not found (found: {', '.join(sorted(rows)) or 'none'})")
+        return False
+    ok = True
+    for row, kernels in sorted(rows.items()):
+        for name, sass in kernels:
+            held = ABLATION_RULE.holds(sass)
+            good = (held is True) != (row == "Coarsened")
+            ok = ok and good
+            if not good:
+                out(f"FAIL  {name.split('(')[0]}: " + (held if held is not True else "the element row passes the rule"))
+    out(f"{'ok  ' if ok else 'FAIL'}  07_coarsen: {ABLATION_RULE.says} (and the element row does not)")
+    return ok
 
 
 def instructions(sass, *prefixes):
@@ -201,6 +241,8 @@ def main(argv):
         print(f"      ({step} skeleton as shipped: its checks must fail)")
         if check(step, f"tp::step{number}::exercise", sass, out=lambda line: print("      " + line)):
             wrong.append(f"{step}: the checks pass on the shipped skeleton, so they cannot fail")
+    if not check_ablation(sass):
+        wrong.append("07_coarsen: an ablation row's 16-byte stores were split, or the rule cannot fail")
     print("\n".join(wrong) if wrong else "every check passes on the steps' kernels and fails on the skeletons")
     return 1 if wrong else 0
 

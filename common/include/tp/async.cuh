@@ -28,10 +28,10 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 
-/// A 16-byte store with the default cache policy (`st.global.wb`, what `*p = value` means).
-/// Not written as `*p = value`: where `value` was just packed from smaller pieces, the compiler
-/// may split that store into 4- or 8-byte ones (it did, in step 07's ablation); __stwb keeps
-/// it one 16-byte store.
+/// A 16-byte store with the default cache policy (PTX `st.global.wb`, the policy of a plain
+/// store; SASS shows `STG.E.128.STRONG.SM`). Not written as `*p = value`: where `value` was
+/// just packed from smaller pieces, the compiler may split that store into 4- or 8-byte ones
+/// (it did, in step 07's ablation); __stwb keeps it one 16-byte store.
 __device__ __forceinline__ void store16(void* global, uint4 value) {
   __stwb(static_cast<uint4*>(global), value);
 }
