@@ -896,3 +896,17 @@ def plain_stores_no_async_cost():
 def evict_loads_vs_both_8192():
     """lab_coarsen at 8192: evict_first_loads' points against evict_first_both's, every type."""
     return span(_map_gaps("evict_first_loads", "evict_first_both", lambda d, r, c: r == c == 8192))
+
+
+def more_blocks_cost_from_8192(tile):
+    """lab_coarsen: points that 32 registers per thread (tile128_16blocks or tile256_8blocks) cost against
+    the same tile's headline at 8192 and 16384, for the 4- and 2-byte types."""
+    blocks = {"128": "tile128_16blocks", "256": "tile256_8blocks"}[str(tile)]
+    return span(_map_gaps(f"headline_tile{tile}", blocks, lambda d, r, c: r == c and r >= 8192,
+                          ["float", "half", "bf16"]))
+
+
+def start16_flat_loss_4899():
+    """lab_coarsen at 4899: what 16-byte starts (shifted16_flat) lose against sector starts (shifted_flat),
+    for the 2-byte types."""
+    return span(_map_gaps("shifted_flat", "shifted16_flat", lambda d, r, c: r == c == 4899, ["half", "bf16"]))
