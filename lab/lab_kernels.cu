@@ -78,7 +78,8 @@ std::vector<Kernel> coarsen_kernels() {
           row("tile128_16blocks", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline, 16>))),
           row("tile256_8blocks", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline, 8>))),
           // Either tile without the evict-first hint on its stores, without cp.async (16-byte
-          // loads through registers), or without both (the recipe of torch.compile's kernel).
+          // loads through registers, which kStreaming marks evict-first too), or without both
+          // (plain loads and stores: the recipe of torch.compile's kernel).
           row("tile128_no_cs", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~kStreaming>))),
           row("tile128_no_async", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~kCpAsync>))),
           row("tile128_no_cs_async", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kCpAsync)>))),
