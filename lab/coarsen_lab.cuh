@@ -742,6 +742,7 @@ struct PackedTile {
   static constexpr int kGroupElements = kV * kRowElements + kV;  // V rows and a spare chunk
   static constexpr int kGroups = (kRows + kV - 1) / kV;
   static constexpr int kChunks = kGroups * kGroupElements / kV;  // 16-byte chunks in all
+  static constexpr std::size_t kBytes = 16 * std::size_t(kChunks);  // of shared memory
   /// Index, in elements, of position p of row k of group g (tile row g V + k).
   __host__ __device__ static constexpr int at(int g, int k, int p) { return g * kGroupElements + k * kRowElements + p; }
   /// Index, in elements, of position p of tile row r.
@@ -770,6 +771,7 @@ struct LineTile {
   static constexpr int kPitch = kLines * kLineElements;                         // elements per tile row
   static constexpr int kRowChunks = kPitch / kV;                                 // chunks per row
   static constexpr int kChunks = kRows * kRowChunks;                             // 16-byte chunks in all
+  static constexpr std::size_t kBytes = 16 * std::size_t(kChunks);               // of shared memory
   /// Index, in elements, of position p of tile row r.
   __host__ __device__ static constexpr int at(int r, int p) { return r * kPitch + p; }
 };
@@ -1109,20 +1111,20 @@ void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_
   constexpr unsigned kR = kOutBytes / sizeof(T), kC = kInBytes / sizeof(T);  // tile rows and columns
   unsigned tiles_y;
   const std::size_t tiles = detail::shifted_tiles<kR, kC>(rows, cols, tiles_y);
-  auto launch = [&](auto kernel, unsigned regions, int chunks) {  // chunks: the tile's, 16 bytes each
+  auto launch = [&](auto kernel, unsigned regions, std::size_t shared) {  // shared: the tile's bytes
     const std::size_t slots = ceil_div(tiles, std::size_t(regions)) * regions;
     const unsigned blocks = unsigned(std::min<std::size_t>(slots, INT_MAX));  // beyond: the grid-stride loop
-    allow_shared_memory(kernel, 16 * std::size_t(chunks));
-    kernel<<<blocks, kThreads, 16 * std::size_t(chunks), stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
+    allow_shared_memory(kernel, shared);
+    kernel<<<blocks, kThreads, shared, stream>>>(out, in, rows, cols, tiles_y, unsigned(tiles));
   };
-  constexpr int kLineChunks = detail::LineTile<T, kR, kC, kStartBytes>::kChunks;
-  constexpr int kPackedChunks = detail::PackedTile<T, kR, kC, kStartBytes>::kChunks;
+  constexpr std::size_t kLineBytes = detail::LineTile<T, kR, kC, kStartBytes>::kBytes;
+  constexpr std::size_t kPackedBytes = detail::PackedTile<T, kR, kC, kStartBytes>::kBytes;
   if (kLineTile && detail::line_tile_for(cols)) {  // (an odd pitch is never a multiple of 128 KB)
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true, kStartBytes, kMinBlocks>, 1, kLineChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true, kStartBytes, kMinBlocks>, 1, kLineBytes);
   } else if (pitch_is_128k_multiple<T>(cols)) {
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false, kStartBytes>, 2, kPackedChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false, kStartBytes>, 2, kPackedBytes);
   } else {
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false, kStartBytes>, 1, kPackedChunks);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false, kStartBytes>, 1, kPackedBytes);
   }
   TP_CHECK_LAUNCH("shifted_kernel");
 }
@@ -1143,7 +1145,7 @@ void transpose_shifted_strip(T* out, const T* in, int rows, int cols, cudaStream
   unsigned tiles_y;
   const std::size_t tiles = detail::shifted_tiles<kR, kC>(rows, cols, tiles_y);
   const auto kernel = shifted_strip_kernel<T, kInBytes, kOutBytes, kThreads, kStartBytes>;
-  const std::size_t shared = 16 * std::size_t(detail::LineTile<T, kR, kC, kStartBytes>::kChunks);
+  const std::size_t shared = detail::LineTile<T, kR, kC, kStartBytes>::kBytes;
   allow_shared_memory(kernel, shared);
   const unsigned blocks = unsigned(kPerBlock > 0 ? ceil_div(tiles, std::size_t(kPerBlock))
                                                 : std::min<std::size_t>(tiles, resident_blocks(kernel, kThreads, shared)));
@@ -1167,7 +1169,7 @@ void transpose_shifted_pairs(T* out, const T* in, int rows, int cols, cudaStream
   if (!detail::line_tile_for(cols) || built.ptxVersion < 90 || tiles == 0 || tiles >= std::size_t(INT_MAX)) {
     return transpose_shifted_with<kInBytes, kOutBytes, kThreads, true, kStartBytes>(out, in, rows, cols, stream);
   }
-  const std::size_t shared = 16 * std::size_t(detail::LineTile<T, kR, kC, kStartBytes>::kChunks);
+  const std::size_t shared = detail::LineTile<T, kR, kC, kStartBytes>::kBytes;
   allow_shared_memory(kernel, shared);
   cudaLaunchAttribute pair;
   const cudaLaunchConfig_t config =
