@@ -843,7 +843,7 @@ __host__ __device__ constexpr int shifted_warp_chunks() {
 /// and calls between() after the load phase, before the store phase (the pair kernel's copy).
 // [shifted]
 template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kEdge, bool kRing = false,
-          typename Between = NoOp>
+          bool kEvictFirst = false, typename Between = NoOp>
 __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, const T* __restrict__ in,
                                                   int rows, int cols, std::size_t r0, std::size_t c0,
                                                   int base = 0, int kept = 0, int end = INT_MAX,
@@ -936,7 +936,7 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     memcpy(&chunk, v, sizeof(chunk));
     chunk = rotate_down<T>(chunk, u);           // element e at position e
     if (!kEdge || first + kV <= below) {
-      store16_evict_first(dst + first, chunk);  // the whole chunk: one 16-byte store
+      store16<kEvictFirst>(dst + first, chunk);  // the whole chunk: one 16-byte store
     } else {  // the chunk passes the last row of `in`: the output row ends inside it
       T w[kV];
       memcpy(w, &chunk, sizeof(w));
@@ -960,17 +960,17 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
 /// output rows; the first tile's first chunk may start before in[0]), the last tile column,
 /// and the tiles without A rows of `in` below them.
 template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBytes, bool kRing = false,
-          typename Between = NoOp>
+          bool kEvictFirst = false, typename Between = NoOp>
 __device__ __forceinline__ void move_shifted_tile_at(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
                                                      int cols, std::size_t r0, std::size_t c0, int base = 0,
                                                      int kept = 0, int end = INT_MAX, Between between = {}) {
   constexpr int kA = kStartBytes / int(sizeof(T));  // a tile's chunks reach up to A - 1 rows below it
   if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
-    move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, false, kRing>(tile, out, in, rows, cols, r0, c0,
-                                                                                 base, kept, end, between);
+    move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, false, kRing, kEvictFirst>(
+        tile, out, in, rows, cols, r0, c0, base, kept, end, between);
   } else {
-    move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, true, kRing>(tile, out, in, rows, cols, r0, c0,
-                                                                                base, kept, end, between);
+    move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, true, kRing, kEvictFirst>(
+        tile, out, in, rows, cols, r0, c0, base, kept, end, between);
   }
 }
 
@@ -993,8 +993,10 @@ std::size_t shifted_tiles(int rows, int cols, unsigned& tiles_y) {
 /// packed one. Tile indices fit in 32 bits (the launcher checks). kMinBlocks > 0 asks the
 /// compiler for that many resident blocks per SM (__launch_bounds__); 0 asks nothing (an
 /// explicit 1 is not the same: it gave the flat tile's `half` kernel 72 registers, not 58).
+/// kEvictFirst: evict-first hints on the 16-byte stores (the lab's rows `*_cs`); plain ones
+/// otherwise.
 template <typename T, int kInBytes, int kOutBytes, int kThreads, unsigned kRegions, bool kLineTile, int kStartBytes,
-          int kMinBlocks = 0>
+          int kMinBlocks = 0, bool kEvictFirst = false>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     shifted_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols, unsigned tiles_y,
                    unsigned tiles) {
@@ -1008,7 +1010,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     if (t >= tiles) continue;                                      // a spare slot (the whole block)
     const std::size_t r0 = std::size_t(t % tiles_y) * kR;  // first input row = first output column
     const std::size_t c0 = std::size_t(t / tiles_y) * kC;  // first input column = first output row
-    detail::move_shifted_tile_at<T, kR, kC, kThreads, kLineTile, kStartBytes>(tile, out, in, rows, cols, r0, c0);
+    detail::move_shifted_tile_at<T, kR, kC, kThreads, kLineTile, kStartBytes, false, kEvictFirst>(tile, out, in, rows,
+                                                                                                  cols, r0, c0);
   }
 }
 
@@ -1102,9 +1105,9 @@ __global__ void __launch_bounds__(kThreads)
 /// the column order, and two regions where the rows of `in` lie a multiple of 128 KB apart.
 /// The line tile where cols is odd (unless kLineTile is false: the lab's `shifted_packed`
 /// rows), the packed tile otherwise. kMinBlocks: as shifted_kernel's, for the line tile only
-/// (the lab's rows `shifted_*_Nblocks`).
+/// (the lab's rows `shifted_*_Nblocks`). kEvictFirst: as shifted_kernel's.
 template <int kInBytes, int kOutBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, int kMinBlocks = 0,
-          typename T>
+          bool kEvictFirst = false, typename T>
 void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
   if (rows == 0 || cols == 0) return;
@@ -1120,11 +1123,12 @@ void transpose_shifted_with(T* out, const T* in, int rows, int cols, cudaStream_
   constexpr std::size_t kLineBytes = detail::LineTile<T, kR, kC, kStartBytes>::kBytes;
   constexpr std::size_t kPackedBytes = detail::PackedTile<T, kR, kC, kStartBytes>::kBytes;
   if (kLineTile && detail::line_tile_for(cols)) {  // (an odd pitch is never a multiple of 128 KB)
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true, kStartBytes, kMinBlocks>, 1, kLineBytes);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, true, kStartBytes, kMinBlocks, kEvictFirst>, 1,
+           kLineBytes);
   } else if (pitch_is_128k_multiple<T>(cols)) {
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false, kStartBytes>, 2, kPackedBytes);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 2, false, kStartBytes, 0, kEvictFirst>, 2, kPackedBytes);
   } else {
-    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false, kStartBytes>, 1, kPackedBytes);
+    launch(shifted_kernel<T, kInBytes, kOutBytes, kThreads, 1, false, kStartBytes, 0, kEvictFirst>, 1, kPackedBytes);
   }
   TP_CHECK_LAUNCH("shifted_kernel");
 }
@@ -1179,9 +1183,11 @@ void transpose_shifted_pairs(T* out, const T* in, int rows, int cols, cudaStream
 }
 
 /// The shifted path with square tiles of kTileBytes x kTileBytes bytes.
-template <int kTileBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, typename T>
+template <int kTileBytes, int kThreads, bool kLineTile = true, int kStartBytes = 32, bool kEvictFirst = false,
+          typename T>
 void transpose_shifted(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  transpose_shifted_with<kTileBytes, kTileBytes, kThreads, kLineTile, kStartBytes>(out, in, rows, cols, stream);
+  transpose_shifted_with<kTileBytes, kTileBytes, kThreads, kLineTile, kStartBytes, 0, kEvictFirst>(out, in, rows, cols,
+                                                                                                   stream);
 }
 
 /// The shifted path's large tile: kLargeRows input rows of kLargeRowBytes bytes each.
@@ -1190,17 +1196,18 @@ constexpr int kLargeRows = 128, kLargeRowBytes = 512;
 /// The shifted path with large tiles for large matrices (kLargeRows x kLargeRowBytes: 512 x 512
 /// bytes for `float`, 512 x 256 for 2-byte types) and 512 threads; 86 KB (`float`) to 92 KB
 /// (2-byte types) of shared memory as line tiles, two blocks per SM.
-template <int kStartBytes = 32, typename T>
+template <int kStartBytes = 32, bool kEvictFirst = false, typename T>
 void transpose_shifted_large(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  transpose_shifted_with<kLargeRowBytes, kLargeRows * int(sizeof(T)), 512, true, kStartBytes>(out, in, rows, cols, stream);
+  transpose_shifted_with<kLargeRowBytes, kLargeRows * int(sizeof(T)), 512, true, kStartBytes, 0, kEvictFirst>(
+      out, in, rows, cols, stream);
 }
 
 /// The shifted path with flat tiles: 256 bytes of each of 128 / sizeof(T) input rows (64 rows of
 /// 128 elements for 2-byte types, half the rows of the square 256-byte tile), 256 threads, chunks
 /// from 32-byte sectors. A warp then stores 8 chunks (128 bytes) of 4 output rows.
-template <typename T>
+template <bool kEvictFirst = false, typename T>
 void transpose_shifted_flat(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  transpose_shifted_with<256, 128, 256>(out, in, rows, cols, stream);
+  transpose_shifted_with<256, 128, 256, true, 32, 0, kEvictFirst>(out, in, rows, cols, stream);
 }
 
 /// The record's element path before the shifted path (kept for comparison, row
@@ -1227,12 +1234,14 @@ bool few_wave_start16(const T* out, int rows) {
 
 /// The shifted path with square tiles of kTileBytes and kThreads threads at few waves: chunks
 /// from 16 bytes where few_wave_start16 says so, else from 32-byte sectors.
-template <int kTileBytes, int kThreads, typename T>
+template <int kTileBytes, int kThreads, bool kEvictFirst, typename T>
 void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaStream_t stream) {
   if constexpr (sizeof(T) == 2) {
-    if (few_wave_start16(out, rows)) return transpose_shifted<kTileBytes, kThreads, true, 16>(out, in, rows, cols, stream);
+    if (few_wave_start16(out, rows)) {
+      return transpose_shifted<kTileBytes, kThreads, true, 16, kEvictFirst>(out, in, rows, cols, stream);
+    }
   }
-  transpose_shifted<kTileBytes, kThreads>(out, in, rows, cols, stream);
+  transpose_shifted<kTileBytes, kThreads, true, 32, kEvictFirst>(out, in, rows, cols, stream);
 }
 
 /// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte tiles, 256
@@ -1253,8 +1262,11 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 /// rows' runs on their sectors (few_wave_start16). Each choice measured faster (rows
 /// `shifted*` of lab_unaligned; the moved grid: `record_offset*`); but for `double` without
 /// 16-byte rows the element path with 64 x 64-element tiles measured faster (row `elements64`).
-template <typename T>
+/// Its 16-byte stores are plain ones; kEvictFirst gives them the evict-first hint instead (the
+/// lab's row `record_cs`, the record until plain stores measured as fast or faster).
+template <bool kEvictFirst = false, typename T>
 void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  constexpr unsigned kFeatures = (kHeadline & ~kStreaming) | kMovedGrid | (kEvictFirst ? kStreaming : 0u);
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
   const bool rows16 = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
@@ -1264,18 +1276,18 @@ void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stre
   const int sms = sm_count();
   const bool small = few_waves(tiles, sms);
   if (rows16) {
-    if (small) transpose_tiles<128, 128, kHeadline | kMovedGrid>(out, in, rows, cols, stream);
-    else transpose_tiles<256, 256, kHeadline | kMovedGrid>(out, in, rows, cols, stream);
+    if (small) transpose_tiles<128, 128, kFeatures>(out, in, rows, cols, stream);
+    else transpose_tiles<256, 256, kFeatures>(out, in, rows, cols, stream);
   } else if (!detail::line_tile_for(cols)) {
-    if (small) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
-    else transpose_shifted<256, 256>(out, in, rows, cols, stream);
+    if (small) transpose_shifted_few_waves<128, 128, kEvictFirst>(out, in, rows, cols, stream);
+    else transpose_shifted<256, 256, true, 32, kEvictFirst>(out, in, rows, cols, stream);
   } else {
     const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
                                     ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
-    if (one_wave_or_less(tiles, sms)) transpose_shifted_few_waves<128, 128>(out, in, rows, cols, stream);
-    else if (!few_waves(2 * large_tiles, sms)) transpose_shifted_large(out, in, rows, cols, stream);
-    else if constexpr (sizeof(T) == 2) transpose_shifted_flat(out, in, rows, cols, stream);
-    else transpose_shifted<256, 256>(out, in, rows, cols, stream);
+    if (one_wave_or_less(tiles, sms)) transpose_shifted_few_waves<128, 128, kEvictFirst>(out, in, rows, cols, stream);
+    else if (!few_waves(2 * large_tiles, sms)) transpose_shifted_large<32, kEvictFirst>(out, in, rows, cols, stream);
+    else if constexpr (sizeof(T) == 2) transpose_shifted_flat<kEvictFirst>(out, in, rows, cols, stream);
+    else transpose_shifted<256, 256, true, 32, kEvictFirst>(out, in, rows, cols, stream);
   }
 }
 

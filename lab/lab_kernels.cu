@@ -44,6 +44,8 @@ std::vector<Kernel> coarsen_kernels() {
   return {record_kernel(),
           at_offset(record_kernel(), "record_offset1", 1),  // offset pointers: in + 1 and out + 1
           at_offset(record_kernel(), "record_offset8", 8),  // 16 bytes for 2-byte types
+          // The record with the evict-first hint on its 16-byte stores (the record until plain stores).
+          row("record_cs", TP_LAUNCHER(transpose_record<true>)),
           row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
           row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),
