@@ -85,6 +85,10 @@ std::vector<Kernel> coarsen_kernels() {
           row("tile128_no_cs", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~kStreaming>))),
           row("tile128_no_async", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~kCpAsync>))),
           row("tile128_no_cs_async", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kCpAsync)>))),
+          // The small tile with plain stores in row-major tile order, or without column pairs
+          // (the record's choice at few waves, against torch.compile's kernel at 2048 and 4096).
+          row("tile128_no_cs_rows", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kOrders)>))),
+          row("tile128_no_cs_no_pairs", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kPairs)>))),
           row("tile256_no_cs", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~kStreaming>))),
           row("tile256_no_cs_async", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~(kStreaming | kCpAsync)>))),
           row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kOrders>))),
