@@ -9,6 +9,7 @@
 #include "coarsen_lab.cuh"
 #include "inplace_lab.cuh"
 #include "launchers.hpp"
+#include "lean_tile.cuh"
 #include "record.hpp"
 
 namespace tp::lab {
@@ -89,6 +90,10 @@ std::vector<Kernel> coarsen_kernels() {
           // (the record's choice at few waves, against torch.compile's kernel at 2048 and 4096).
           row("tile128_no_cs_rows", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kOrders)>))),
           row("tile128_no_cs_no_pairs", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kPairs)>))),
+          // The lean small tile where its tiles fill the matrix exactly (lab/lean_tile.cuh), else the record.
+          row("lean_tile128", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
+            lean::transpose(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record));
+          }),
           row("tile256_no_cs", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~kStreaming>))),
           row("tile256_no_cs_async", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~(kStreaming | kCpAsync)>))),
           row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kOrders>))),
