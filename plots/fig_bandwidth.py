@@ -44,17 +44,31 @@ def _l2(results, gpu):
 
 # ---- progression: the README's picture ------------------------------------------------------
 
-def progression(results=RESULTS):
-    """Each step's headline kernel (from the newest tour) as % of cudaMemcpy at the largest
-    size, float and half side by side; cuBLAS as dashed lines; cudaMemcpy = 100%."""
+PEER_RUN_REFS = {"cudaMemcpy_torch"}  # the peers' own ceiling: each peer's % is of it already
+
+
+def _bars_run(results):
+    """The run the bars come from: the newest tour, or the newest peers CSV of the same GPU
+    where it is as new and holds the steps (the tour ran first, into the same CSV), so that
+    the bars and the peers' lines come from one run."""
     tour = require("tour", results)
+    peers = newest("peers", results, gpu=tour.gpu)
+    if peers is not None and peers.date >= tour.date and peers.where(step="07_coarsen"):
+        return peers
+    return tour
+
+
+def progression(results=RESULTS):
+    """Each step's headline kernel (from the newest tour, or the peers CSV: _bars_run) as % of cudaMemcpy at the largest
+    size, float and half side by side; cuBLAS as dashed lines; cudaMemcpy = 100%."""
+    tour = _bars_run(results)
     dtypes = tour.dtypes(["float", "half"]) or tour.dtypes()
     bars, refs, sizes = {}, [], {}  # bars[dtype][step] = row; refs = [(dtype, row)]
     for d in dtypes:
-        at = _largest(tour.where(dtype=d))
+        at = _largest([r for r in tour.where(dtype=d) if r["step"] != "peer"])
         sizes[d] = size_label(at[0]["rows"], at[0]["cols"])
         bars[d] = {r["step"]: r for r in at if r["step"] != REF}
-        refs += [(d, r) for r in at if r["step"] == REF and r["kernel"] != MEMCPY]
+        refs += [(d, r) for r in at if r["step"] == REF and r["kernel"] not in {MEMCPY} | PEER_RUN_REFS]
     steps = sorted({s for d in dtypes for s in bars[d]})
     if not steps:
         raise Missing(f"{tour.path.name} has no step rows (only references)")
@@ -115,7 +129,10 @@ def progression(results=RESULTS):
     caption = tour.caption()
     if peers:
         peers_file = newest("peers", results, gpu=tour.gpu).path.name
-        caption += f"; dotted and dash-dotted: scripts/peers.py, each % of cudaMemcpy in its own run, from docs/results/{peers_file}"
+        if peers_file == tour.path.name:
+            caption += "; dotted and dash-dotted: scripts/peers.py in the same run, each % of the cudaMemcpy of its own process"
+        else:
+            caption += f"; dotted and dash-dotted: scripts/peers.py, each % of cudaMemcpy in its own run, from docs/results/{peers_file}"
     style.caption(fig, caption, y=-0.01)
     return fig, tour.path.name
 

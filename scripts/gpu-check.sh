@@ -138,6 +138,12 @@ if want lab; then
   # The record's two tiles with plain 16-byte stores (no evict-first hint), and without cp.async too.
   run lab_stores lab_coarsen --dtype all --sizes 2048,4096,8192,16384 \
     --kernels record,headline_tile128,tile128_no_cs,tile128_no_async,tile128_no_cs_async,headline_tile256,tile256_no_cs,tile256_no_cs_async,evict_first_loads
+  # The lean small tile beside the record's two tiles at a few waves (scripts/peers.py at the same
+  # sizes times torch.compile for the lab's comparison: peers_small), and two changes to the small tile.
+  run lab_small lab_coarsen --dtype all --sizes 2048,3072,4096,6144,8192 \
+    --kernels record,lean_tile128,tile128_no_cs,tile256_no_cs
+  run lab_small_orders lab_coarsen --dtype float,bf16,double --sizes 2048,3072,4096 \
+    --kernels record,tile128_no_cs,tile128_no_cs_rows,tile128_no_cs_no_pairs,tile256_no_cs,headline_tile128
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
   run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384

@@ -910,3 +910,65 @@ def start16_flat_loss_4899():
     """lab_coarsen at 4899: what 16-byte starts (shifted16_flat) lose against sector starts (shifted_flat),
     for the 2-byte types."""
     return span(_map_gaps("shifted_flat", "shifted16_flat", lambda d, r, c: r == c == 4899, ["half", "bf16"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# "Evict-first hints, and plain 16-byte stores": the record with plain stores (lab_unaligned).
+
+def _unaligned_shapes():
+    """The shapes of lab_unaligned's newest run, as (rows, cols)."""
+    return sorted({(r["rows"], r["cols"]) for r in table("lab_unaligned").where(kernel="record")})
+
+
+def record_plain_gain(rows):
+    """lab_unaligned, medians: the record's points (plain stores) over record_cs's (evict-first
+    hints) on the shapes with 16-byte rows (rows="rows16") or without them ("odd"), every type."""
+    def rows16(d, r, c):
+        v = 16 // DTYPE_BYTES[d]
+        return r % v == 0 and c % v == 0
+    want = {"rows16": True, "odd": False}[rows]
+    return span([_unaligned_median(d, "record", s) - _unaligned_median(d, "record_cs", s)
+                 for d in DTYPES for s in _unaligned_shapes() if rows16(d, *s) == want])
+
+
+# ---------------------------------------------------------------------------------------------
+# "A lean tile for a few waves": lean_tile128 beside the record (lab_small) and torch.compile
+# (peers_small: scripts/peers.py, run after each lab_small run, in its own process).
+
+def _small_median(source, dtype, kernel, n):
+    return _runs_median(source, dtype, kernel, (n, n))
+
+
+def lean_vs(dtype, other, sizes="2048,3072,4096"):
+    """lab_small, medians: lean_tile128's points over `other`'s (a lab_small kernel, or
+    torch_compile from peers_small) at the squares `sizes`, as a span."""
+    source = "peers_small" if other == "torch_compile" else "lab_small"
+    ns = [int(n) for n in sizes.split(",")]
+    return span([_small_median("lab_small", dtype, "lean_tile128", n) - _small_median(source, dtype, other, n)
+                 for n in ns])
+
+
+def lean_float(sizes="2048,3072,4096"):
+    """lab_small and peers_small, medians at `float`: lean_tile128, record and torch.compile per size."""
+    parts = []
+    for n in (int(x) for x in sizes.split(",")):
+        lean, rec = (_small_median("lab_small", "float", k, n) for k in ("lean_tile128", "record"))
+        tc = _small_median("peers_small", "float", "torch_compile", n)
+        parts.append(f"{num(lean)}, {num(rec)} and {num(tc)}% at {n}")
+    return "; ".join(parts)
+
+
+def small_variant_gaps(kernel, dtypes="float,double,bf16"):
+    """lab_small_orders, medians: `kernel`'s points over tile128_no_cs's at 2048, 3072 and 4096."""
+    return span([_runs_median("lab_small_orders", d, kernel, (n, n)) - _runs_median("lab_small_orders", d, "tile128_no_cs", (n, n))
+                 for d in dtypes.split(",") for n in (2048, 3072, 4096)])
+
+
+def lean_behind(other, types="float"):
+    """lab_small (and peers_small), medians: by how many points lean_tile128 is behind `other`
+    (a lab_small kernel, or torch_compile) at 2048, 3072 and 4096, for `float` (types="float")
+    or the 2-byte types (types="two_byte"), as a span."""
+    source = "peers_small" if other == "torch_compile" else "lab_small"
+    dtypes = {"float": ["float"], "two_byte": ["half", "bf16"]}[types]
+    return span([_small_median(source, d, other, n) - _small_median("lab_small", d, "lean_tile128", n)
+                 for d in dtypes for n in (2048, 3072, 4096)])

@@ -70,16 +70,22 @@ def _peers_pct(tbl, kernel, dtype, n):
 
 def compile_lead_points():
     """By how many points torch.compile leads the best of our transposes (the steps' and the
-    lab's kernels, not step 00's copies) at float 2048 and 4096 and double 4096 (peers CSV)."""
+    lab's kernels, not step 00's copies) at float 2048 and 4096 (peers CSV)."""
     tbl = table("peers")
     leads = []
-    for dtype, n in (("float", 2048), ("float", 4096), ("double", 4096)):
+    for dtype, n in (("float", 2048), ("float", 4096)):
         ours = [r["pct_of_memcpy"] for r in tbl.where(dtype=dtype, rows=n, cols=n)
                 if r["step"] not in OURS_NOT and r["verified"]]
         leads.append(_peers_pct(tbl, "torch_compile", dtype, n) - max(ours))
     if min(leads) <= 0:
         raise SystemExit("prose: torch.compile no longer leads every kernel of ours where beyond.md says so")
     return span(leads)
+
+
+def record_vs_compile(dtype):
+    """The record's points over torch.compile's at `dtype` 2048 and 4096 (peers CSV), as a span."""
+    tbl = table("peers")
+    return span([_peers_pct(tbl, "record", dtype, n) - _peers_pct(tbl, "torch_compile", dtype, n) for n in (2048, 4096)])
 
 
 def _memcpy_gaps(aligned):
