@@ -12,12 +12,10 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
 
+#include "coarsen_lab.cuh"  // the swizzle (slot), pack16, rows_16_aligned
 #include "tp/async.cuh"
 #include "tp/error.hpp"
-#include "tp/launch.cuh"
 
 namespace tp::lab::lean {
 
@@ -27,9 +25,9 @@ constexpr int kThreads = 128;    ///< threads per block
 /// One tile per block: block (x, y) moves the tile of input rows x R ... and input columns
 /// y C ... (R = C = 128 / sizeof(T)); x varies fastest, so consecutive blocks go down a tile
 /// column of `in`, along a tile row of `out` (the column order). Load phase: a warp reads 4
-/// input rows, 128 bytes each, into a shared tile whose 16-byte chunks are swizzled (chunk c of
-/// row r at c ^ (r / V) mod 8). Store phase: a warp writes 8 chunks of 4 output rows, each
-/// chunk packed from V tile rows of one tile column.
+/// input rows, 128 bytes each, into a shared tile whose 16-byte chunks are swizzled as the
+/// lab's 16-byte path does (coarsen::detail::slot). Store phase: a warp writes 8 chunks of 4
+/// output rows, each chunk packed from V tile rows of one tile column.
 template <typename T>
 __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, const T* __restrict__ in, unsigned rows,
                                                         unsigned cols) {
@@ -39,29 +37,22 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
   constexpr int kPerThread = kSide * kChunks / kThreads;  // chunks per thread, each phase
   static_assert(kChunks == 8 && kPerThread >= 1, "8 chunks of 16 bytes per tile row");
   __shared__ uint4 tile[kSide * kChunks];
-  auto slot = [](int r, int c) { return r * kChunks + (c ^ ((r / kV) & 7)); };  // chunk c of tile row r
+  T* elements = reinterpret_cast<T*>(tile);
+  auto at = [&](int r, int c) -> T& { return elements[r * kSide + coarsen::detail::slot<T, kSide, true>(r, c)]; };
 
   const unsigned r0 = blockIdx.x * kSide, c0 = blockIdx.y * kSide;  // the tile's first row and column
 #pragma unroll
   for (int i = 0; i < kPerThread; ++i) {
     const int idx = threadIdx.x + i * kThreads;
     const int r = idx / kChunks, c = idx % kChunks;
-    tile[slot(r, c)] = *reinterpret_cast<const uint4*>(in + (r0 + r) * cols + c0 + c * kV);
+    *reinterpret_cast<uint4*>(&at(r, c * kV)) = *reinterpret_cast<const uint4*>(in + (r0 + r) * cols + c0 + c * kV);
   }
   __syncthreads();
-  const T* elements = reinterpret_cast<const T*>(tile);
 #pragma unroll
   for (int i = 0; i < kPerThread; ++i) {
     const int idx = threadIdx.x + i * kThreads;
     const int q = idx % kChunks, j = idx / kChunks;  // chunk q of output row j (tile column j)
-    T v[kV];
-#pragma unroll
-    for (int k = 0; k < kV; ++k) {
-      const int r = q * kV + k;  // tile row
-      v[k] = elements[slot(r, j / kV) * kV + j % kV];
-    }
-    uint4 packed;
-    memcpy(&packed, v, sizeof(packed));
+    const uint4 packed = coarsen::detail::pack16<T>([&](int k) { return at(q * kV + k, j); });  // tile rows q V + k
     tp::store16(out + (c0 + j) * rows + r0 + q * kV, packed);
   }
 }
@@ -71,9 +62,9 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
 template <typename T>
 bool fits(const T* out, const T* in, int rows, int cols) {
   constexpr int kSide = kTileBytes / sizeof(T);
-  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-  return rows > 0 && cols > 0 && rows % kSide == 0 && cols % kSide == 0 && aligned &&
-         std::size_t(rows) * std::size_t(cols) <= 0xFFFFFFFFu && cols / kSide <= 65535;
+  return rows > 0 && cols > 0 && rows % kSide == 0 && cols % kSide == 0 &&
+         coarsen::detail::rows_16_aligned(out, in, rows, cols) && std::size_t(rows) * std::size_t(cols) <= 0xFFFFFFFFu &&
+         cols / kSide <= 65535;
 }
 
 /// Out-of-place transpose with lean_kernel; `fallback(out, in, rows, cols, stream)` for the

@@ -935,23 +935,37 @@ def record_plain_gain(rows):
 # "A lean tile for a few waves": lean_tile128 beside the record (lab_small) and torch.compile
 # (peers_small: scripts/peers.py, run after each lab_small run, in its own process).
 
+SMALL_SIZES = (2048, 3072, 4096)  # lab_small's few-wave squares
+
+
 def _small_median(source, dtype, kernel, n):
     return _runs_median(source, dtype, kernel, (n, n))
 
 
-def lean_vs(dtype, other, sizes="2048,3072,4096"):
+def _lean_gaps(other, dtypes):
     """lab_small, medians: lean_tile128's points over `other`'s (a lab_small kernel, or
-    torch_compile from peers_small) at the squares `sizes`, as a span."""
+    torch_compile from peers_small) at SMALL_SIZES, for each of `dtypes`."""
     source = "peers_small" if other == "torch_compile" else "lab_small"
-    ns = [int(n) for n in sizes.split(",")]
-    return span([_small_median("lab_small", dtype, "lean_tile128", n) - _small_median(source, dtype, other, n)
-                 for n in ns])
+    return [_small_median("lab_small", d, "lean_tile128", n) - _small_median(source, d, other, n)
+            for d in dtypes for n in SMALL_SIZES]
 
 
-def lean_float(sizes="2048,3072,4096"):
+def lean_vs(dtype, other):
+    """lean_tile128's points over `other`'s at `dtype`, 2048 to 4096, as a span."""
+    return span(_lean_gaps(other, [dtype]))
+
+
+def lean_behind(other, types="float"):
+    """By how many points lean_tile128 is behind `other`, 2048 to 4096, for `float`
+    (types="float") or the 2-byte types (types="two_byte"), as a span."""
+    dtypes = {"float": ["float"], "two_byte": ["half", "bf16"]}[types]
+    return span([-g for g in _lean_gaps(other, dtypes)])
+
+
+def lean_float():
     """lab_small and peers_small, medians at `float`: lean_tile128, record and torch.compile per size."""
     parts = []
-    for n in (int(x) for x in sizes.split(",")):
+    for n in SMALL_SIZES:
         lean, rec = (_small_median("lab_small", "float", k, n) for k in ("lean_tile128", "record"))
         tc = _small_median("peers_small", "float", "torch_compile", n)
         parts.append(f"{num(lean)}, {num(rec)} and {num(tc)}% at {n}")
@@ -960,15 +974,5 @@ def lean_float(sizes="2048,3072,4096"):
 
 def small_variant_gaps(kernel, dtypes="float,double,bf16"):
     """lab_small_orders, medians: `kernel`'s points over tile128_no_cs's at 2048, 3072 and 4096."""
-    return span([_runs_median("lab_small_orders", d, kernel, (n, n)) - _runs_median("lab_small_orders", d, "tile128_no_cs", (n, n))
-                 for d in dtypes.split(",") for n in (2048, 3072, 4096)])
-
-
-def lean_behind(other, types="float"):
-    """lab_small (and peers_small), medians: by how many points lean_tile128 is behind `other`
-    (a lab_small kernel, or torch_compile) at 2048, 3072 and 4096, for `float` (types="float")
-    or the 2-byte types (types="two_byte"), as a span."""
-    source = "peers_small" if other == "torch_compile" else "lab_small"
-    dtypes = {"float": ["float"], "two_byte": ["half", "bf16"]}[types]
-    return span([_small_median(source, d, other, n) - _small_median("lab_small", d, "lean_tile128", n)
-                 for d in dtypes for n in (2048, 3072, 4096)])
+    return span([_small_median("lab_small_orders", d, kernel, n) - _small_median("lab_small_orders", d, "tile128_no_cs", n)
+                 for d in dtypes.split(",") for n in SMALL_SIZES])
