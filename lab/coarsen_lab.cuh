@@ -1,6 +1,7 @@
 /// @file lab/coarsen_lab.cuh
 /// @brief The lab's out-of-place research kernel: step 07's kernel with every idea the
-/// research tried as a switch (Feature), and the record configuration (transpose_record).
+/// research tried as a switch (Feature), and the record's configuration for every shape
+/// (transpose_record_general; the record itself, lab/record.cuh, takes a lean tile before it).
 /// The main line (steps/07_coarsen/kernel.cuh) keeps the headline alone; this file is where
 /// the tile orders, regions, tile sizes, double buffering, bulk stores and L2 hints live.
 ///
@@ -717,7 +718,19 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
 
 // ---- Rows that are not a multiple of 16 bytes: the shifted path ---------------------------
 
+/// kStartBytes of the shifted path's split tiles: output chunks start on 16-byte boundaries and
+/// the tile loads no rows below it; the chunk of an output row that crosses into the tile
+/// below is split between the two tiles, each storing its part in pieces (store16_part).
+constexpr int kSplit = 0;
+
 namespace detail {
+
+/// The rows that the shifted path's tile loads below its kR rows: A - 1 for chunks that start
+/// on boundaries of kStartBytes (A = kStartBytes / sizeof(T)), none for split tiles.
+template <typename T, int kStartBytes>
+__host__ __device__ constexpr int rows_below() {
+  return kStartBytes == kSplit ? 0 : kStartBytes / int(sizeof(T)) - 1;
+}
 
 /// Does nothing: move_shifted_tile's default between-phases step.
 struct NoOp {
@@ -736,7 +749,7 @@ struct NoOp {
 template <typename T, int kR, int kC = kR, int kStartBytes = 32>
 struct PackedTile {
   static constexpr int kV = 16 / sizeof(T);                  // elements per 16-byte chunk
-  static constexpr int kRows = kR + kStartBytes / int(sizeof(T)) - 1;  // the tile's rows and A - 1 more
+  static constexpr int kRows = kR + rows_below<T, kStartBytes>();  // the tile's rows and A - 1 more
   static constexpr int kRowChunks = kC / kV + 1;             // chunks per row
   static constexpr int kRowElements = kRowChunks * kV;       // elements per row
   static constexpr int kGroupElements = kV * kRowElements + kV;  // V rows and a spare chunk
@@ -765,7 +778,7 @@ struct PackedTile {
 template <typename T, int kR, int kC = kR, int kStartBytes = 32>
 struct LineTile {
   static constexpr int kV = 16 / sizeof(T);
-  static constexpr int kRows = kR + kStartBytes / int(sizeof(T)) - 1;
+  static constexpr int kRows = kR + rows_below<T, kStartBytes>();
   static constexpr int kLineElements = 128 / sizeof(T);
   static constexpr int kLines = (kC + 2 * kLineElements - 2) / kLineElements;  // lines a row of kC can touch
   static constexpr int kPitch = kLines * kLineElements;                         // elements per tile row
@@ -831,7 +844,11 @@ __host__ __device__ constexpr int shifted_warp_chunks() {
 /// sector), A = kStartBytes / sizeof(T) elements; its chunks start at tile rows a_j, a_j + V, ...
 /// (a_j = (A - t_j) mod A), the first on such a boundary. The tile (kR rows, kC columns) writes
 /// the kR / V chunks that start inside it, the last one ending in the A - 1 rows below the tile;
-/// its first a_j elements belong to the chunk that the tile above writes. kLineTile: the tile in
+/// its first a_j elements belong to the chunk that the tile above writes. Split tiles
+/// (kStartBytes = kSplit, A = V) load no rows below: the chunk that crosses the tile's lower
+/// edge takes its last a_j elements from the tile's first rows instead (its rows counted mod
+/// kR), and goes out in two parts, the first to the end of the tile's run, the second to its
+/// start (the rest of each part's 16 bytes is the neighbouring tiles'). kLineTile: the tile in
 /// shared memory is the line tile (LineTile), else the packed one (PackedTile). kEdge: the tile
 /// is at an edge of the matrix (its first tile row, its last tile column, a tile without A rows
 /// below it), where rows, columns and chunks are checked and the ends of the output rows are
@@ -856,8 +873,9 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   static_assert(kStores >= 1 && kR * kC % (kV * kThreads) == 0, "whole output chunks per thread");
   constexpr int kWarpChunks = shifted_warp_chunks<T, kR>();  // a warp's chunks per output row
   constexpr int kStep = store_step<kR / kV, kWarpChunks>(kThreads);  // output rows between a thread's chunks
-  constexpr int kA = kStartBytes / int(sizeof(T));  // elements of kStartBytes
-  static_assert(kStartBytes == 16 || kStartBytes == 32, "chunks start on 16 or 32 bytes");
+  constexpr bool kSplitTile = kStartBytes == kSplit;
+  constexpr int kA = (kSplitTile ? 16 : kStartBytes) / int(sizeof(T));  // elements of the chunks' boundary
+  static_assert(kSplitTile || kStartBytes == 16 || kStartBytes == 32, "chunks start on 16 or 32 bytes");
   static_assert(kLineTile || !kRing, "the ring keeps whole rows: the line tile");
   static_assert(kStep > 0 && kStep % kA == 0, "a thread's chunks have one q, in output rows the same mod A (one a_j)");
   const int below = kEdge ? int(min(unsigned(Tile::kRows), unsigned(rows - r0))) : Tile::kRows;  // rows from r0 on
@@ -921,7 +939,8 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
   int start[kV];                 // start[k]: index of tile column 0 in the row that step k reads
 #pragma unroll
   for (int k = 0; k < kV; ++k) {
-    const int r = shifted_step_row<kV>(q, a, k);
+    int r = shifted_step_row<kV>(q, a, k);
+    if (kSplitTile && r >= kR) r -= kR;  // the split chunk's last elements: the tile's first rows
     start[k] = Tile::at(ring(r), place(r));
   }
   T* dst = out + (c0 + j0) * rows + r0;  // out[c0 + j0][r0]: tile row 0 of output row j0
@@ -935,19 +954,25 @@ __device__ __forceinline__ void move_shifted_tile(T* tile, T* __restrict__ out, 
     uint4 chunk;
     memcpy(&chunk, v, sizeof(chunk));
     chunk = rotate_down<T>(chunk, u);           // element e at position e
-    if (!kEdge || first + kV <= below) {
+    if (kEdge ? first + kV <= below : (!kSplitTile || first + kV <= kR)) {
       store16<kEvictFirst>(dst + first, chunk);  // the whole chunk: one 16-byte store
-    } else {  // the chunk passes the last row of `in`: the output row ends inside it
+    } else if (!kEdge) {  // a split tile's chunk across its lower edge: rows first ... kR - 1, then 0 ... a_j - 1
+      const int lo = (kR - first) * int(sizeof(T));  // its bytes in the tile's last rows
+      store16_part(dst + first, chunk, 0, lo);
+      store16_part(dst, chunk, lo, 16);
+    } else {  // the chunk passes the last row of `in` (the output row ends inside it), or is split
       T w[kV];
       memcpy(w, &chunk, sizeof(w));
 #pragma unroll
       for (int e = 0; e < kV; ++e) {
-        if (first + e < below) dst[first + e] = w[e];
+        const int r = kSplitTile && first + e >= kR ? first + e - kR : first + e;  // its tile row
+        if (r < below) dst[r] = w[e];
       }
     }
     // The first tile row: the a_j elements before the first chunk (the rest of their chunk
-    // ends the output row before, which its tile writes up to the row's end).
-    if (kEdge && r0 == 0 && q == 0) {
+    // ends the output row before, which its tile writes up to the row's end). A split tile
+    // writes them itself.
+    if (kEdge && !kSplitTile && r0 == 0 && q == 0) {
       for (int r = 0; r < a && r < below; ++r) dst[r] = tile[Tile::at(ring(r), j + place(r))];
     }
   }
@@ -964,8 +989,8 @@ template <typename T, int kR, int kC, int kThreads, bool kLineTile, int kStartBy
 __device__ __forceinline__ void move_shifted_tile_at(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
                                                      int cols, std::size_t r0, std::size_t c0, int base = 0,
                                                      int kept = 0, int end = INT_MAX, Between between = {}) {
-  constexpr int kA = kStartBytes / int(sizeof(T));  // a tile's chunks reach up to A - 1 rows below it
-  if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kA <= std::size_t(rows)) {
+  constexpr int kBelow = rows_below<T, kStartBytes>();  // a tile's chunks reach up to A - 1 rows below it
+  if (r0 > 0 && c0 + kC <= std::size_t(cols) && r0 + kR + kBelow + 1 <= std::size_t(rows)) {
     move_shifted_tile<T, kR, kC, kThreads, kLineTile, kStartBytes, false, kRing, kEvictFirst>(
         tile, out, in, rows, cols, r0, c0, base, kept, end, between);
   } else {
@@ -1244,7 +1269,8 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
   transpose_shifted<kTileBytes, kThreads, true, 32, kEvictFirst>(out, in, rows, cols, stream);
 }
 
-/// The lab's record configuration: the main line's headline (kHeadline, 256 x 256-byte tiles, 256
+/// The lab's record configuration for every shape, type and pointer (the record, lab/record.cuh,
+/// takes the lean tile of lean_tile.cuh before it for `float` at a few waves): the main line's headline (kHeadline, 256 x 256-byte tiles, 256
 /// threads, two regions where the rows of `in` lie a multiple of 128 KB apart), with 128 x 128-byte
 /// tiles and 128 threads where the large tiles would give fewer than 3 waves of blocks (4 times the
 /// tiles; a `double` thread then has one chunk per tile, and no column pairs). Where rows and cols
@@ -1265,7 +1291,7 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 /// Its 16-byte stores are plain ones; kEvictFirst gives them the evict-first hint instead (the
 /// lab's row `record_cs`, the record until plain stores measured as fast or faster).
 template <bool kEvictFirst = false, typename T>
-void transpose_record(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kFeatures = (kHeadline & ~kStreaming) | kMovedGrid | (kEvictFirst ? kStreaming : 0u);
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);

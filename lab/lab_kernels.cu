@@ -10,6 +10,7 @@
 #include "inplace_lab.cuh"
 #include "launchers.hpp"
 #include "lean_tile.cuh"
+#include "record.cuh"
 #include "record.hpp"
 
 namespace tp::lab {
@@ -45,8 +46,10 @@ std::vector<Kernel> coarsen_kernels() {
   return {record_kernel(),
           at_offset(record_kernel(), "record_offset1", 1),  // offset pointers: in + 1 and out + 1
           at_offset(record_kernel(), "record_offset8", 8),  // 16 bytes for 2-byte types
-          // The record with the evict-first hint on its 16-byte stores (the record until plain stores).
-          row("record_cs", TP_LAUNCHER(transpose_record<true>)),
+          // The record without the lean tile (its configuration for every shape), and that with
+          // the evict-first hint on its 16-byte stores (the record until plain stores).
+          row("record_general", TP_LAUNCHER(transpose_record_general)),
+          row("record_cs", TP_LAUNCHER(transpose_record_general<true>)),
           row("shifted_tile128", TP_LAUNCHER((transpose_shifted<128, 128>))),
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
           row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),
@@ -65,6 +68,11 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted16_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, 16>))),
           row("shifted16_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, 16>))),
           row("shifted16_large", TP_LAUNCHER(transpose_shifted_large<16>)),
+          // Split tiles: no rows loaded below a tile; the chunk across its lower edge is split.
+          row("shifted_split_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, kSplit>))),
+          row("shifted_split_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, kSplit>))),
+          row("shifted_split_flat", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, kSplit>))),
+          row("shifted_split_large", TP_LAUNCHER(transpose_shifted_large<kSplit>)),
           row("shifted_packed128", TP_LAUNCHER((transpose_shifted<128, 128, false>))),
           row("shifted_packed256", TP_LAUNCHER((transpose_shifted<256, 256, false>))),
           // The moved grid with either tile, whatever the shape (the record picks one): for the tests.
@@ -90,9 +98,10 @@ std::vector<Kernel> coarsen_kernels() {
           // (the record's choice at few waves, against torch.compile's kernel at 2048 and 4096).
           row("tile128_no_cs_rows", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kOrders)>))),
           row("tile128_no_cs_no_pairs", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kPairs)>))),
-          // The lean small tile where its tiles fill the matrix exactly (lab/lean_tile.cuh), else the record.
+          // The lean small tile where its tiles fill the matrix exactly (lab/lean_tile.cuh), at
+          // every size and type, else the general record.
           row("lean_tile128", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
-            lean::transpose(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record));
+            lean::transpose(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record_general));
           }),
           row("tile256_no_cs", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~kStreaming>))),
           row("tile256_no_cs_async", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~(kStreaming | kCpAsync)>))),

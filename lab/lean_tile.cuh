@@ -67,16 +67,22 @@ bool fits(const T* out, const T* in, int rows, int cols) {
          cols / kSide <= 65535;
 }
 
+/// Launches lean_kernel on a matrix it takes (fits()).
+template <typename T>
+void launch(T* out, const T* in, int rows, int cols, cudaStream_t stream) {
+  constexpr int kSide = kTileBytes / sizeof(T);
+  const dim3 grid(unsigned(rows / kSide), unsigned(cols / kSide));
+  lean_kernel<T><<<grid, kThreads, 0, stream>>>(out, in, unsigned(rows), unsigned(cols));
+  TP_CHECK_LAUNCH("lean_kernel");
+}
+
 /// Out-of-place transpose with lean_kernel; `fallback(out, in, rows, cols, stream)` for the
 /// matrices it does not take (fits()).
 template <typename T, typename Fallback>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream, Fallback fallback) {
   check_shape(rows, cols);
   if (!fits(out, in, rows, cols)) return fallback(out, in, rows, cols, stream);
-  constexpr int kSide = kTileBytes / sizeof(T);
-  const dim3 grid(unsigned(rows / kSide), unsigned(cols / kSide));
-  lean_kernel<T><<<grid, kThreads, 0, stream>>>(out, in, unsigned(rows), unsigned(cols));
-  TP_CHECK_LAUNCH("lean_kernel");
+  launch(out, in, rows, cols, stream);
 }
 
 }  // namespace tp::lab::lean

@@ -1,13 +1,13 @@
 // The record kernel, compiled once (lab/record.hpp).
 #include "record.hpp"
 
-#include "coarsen_lab.cuh"
+#include "record.cuh"
 #include "launchers.hpp"
 
 namespace tp::lab {
 
 Kernel record_kernel() {
-  return make_kernel("lab", "record", Op::transpose, TP_LAUNCHER(coarsen::transpose_record));
+  return make_kernel("lab", "record", Op::transpose, TP_LAUNCHER(transpose_record));
 }
 
 }  // namespace tp::lab

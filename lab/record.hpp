@@ -7,9 +7,10 @@
 
 namespace tp::lab {
 
-/// `record` (step "lab"): step 07's headline with small tiles for small matrices, and for
-/// shapes and pointers without 16-byte rows the shifted path (16-byte accesses, shifted in
-/// shared memory; `double`: the lab's element path) (lab/README.md, "The record kernel").
+/// `record` (step "lab"): step 07's headline with small tiles for small matrices (a lean tile
+/// for `float`), and for shapes and pointers without 16-byte rows the shifted path (16-byte
+/// accesses, shifted in shared memory; `double`: the lab's element path) (lab/README.md, "The
+/// record kernel").
 Kernel record_kernel();
 
 }  // namespace tp::lab
