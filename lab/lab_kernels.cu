@@ -69,10 +69,8 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted16_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, 16>))),
           row("shifted16_large", TP_LAUNCHER(transpose_shifted_large<16>)),
           // Split tiles: no rows loaded below a tile; the chunk across its lower edge is split.
-          row("shifted_split_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, kSplit>))),
           row("shifted_split_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, kSplit>))),
           row("shifted_split_flat", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, kSplit>))),
-          row("shifted_split_large", TP_LAUNCHER(transpose_shifted_large<kSplit>)),
           row("shifted_packed128", TP_LAUNCHER((transpose_shifted<128, 128, false>))),
           row("shifted_packed256", TP_LAUNCHER((transpose_shifted<256, 256, false>))),
           // The moved grid with either tile, whatever the shape (the record picks one): for the tests.

@@ -128,7 +128,7 @@ if want lab; then
   run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384,4896,4899
   run lab_occupancy lab_coarsen --dtype all --sizes 8192,16384  # the occupancy section's table
   run lab_unaligned lab_coarsen --dtype all --sizes 2048,2051,4096,4896,4899,11584,11585,4097x4099 \
-    --kernels record,record_offset1,record_offset8,record_cs,shifted_tile128,shifted_tile256,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_packed128,shifted_packed256,elements64
+    --kernels record,record_general,record_offset1,record_offset8,record_cs,shifted_tile128,shifted_tile256,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_split_tile256,shifted_split_flat,shifted_packed128,shifted_packed256,elements64
   # The shifted path at odd half sizes whose last wave of flat tiles is 6 to 69% full, beside their aligned neighbours.
   run lab_odd_sizes lab_coarsen --dtype half --sizes 4704,4705,4896,4899,5056,5059,5312,5311,5568,5565 \
     --kernels record,shifted_flat,shifted_pair
@@ -141,7 +141,7 @@ if want lab; then
   # The lean small tile beside the record's two tiles at a few waves (scripts/peers.py at the same
   # sizes times torch.compile for the lab's comparison: peers_small), and two changes to the small tile.
   run lab_small lab_coarsen --dtype all --sizes 2048,3072,4096,6144,8192 \
-    --kernels record,lean_tile128,tile128_no_cs,tile256_no_cs
+    --kernels record,record_general,lean_tile128,tile128_no_cs,tile256_no_cs
   run lab_small_orders lab_coarsen --dtype float,bf16,double --sizes 2048,3072,4096 \
     --kernels record,tile128_no_cs,tile128_no_cs_rows,tile128_no_cs_no_pairs,tile256_no_cs,headline_tile128
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
@@ -178,6 +178,10 @@ if want profile; then
   scripts/ncu-memory.sh "$build" "$results/ncu_strip_${gpu}_${day}.txt" half "4896 4899" \
     record,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair >"$logs/ncu_strip.log" 2>&1 &&
     note "ncu_strip: $(tail -n 1 "$logs/ncu_strip.log")" || fail "ncu_strip (see ncu_strip.log)"
+  # The split tiles beside the tiles that load the rows below, at odd shapes (the lab's shifted-path section).
+  scripts/ncu-memory.sh "$build" "$results/ncu_split_${gpu}_${day}.txt" half,float "4899" \
+    shifted_flat,shifted_split_flat,shifted_tile256,shifted_split_tile256 >"$logs/ncu_split.log" 2>&1 &&
+    note "ncu_split: $(tail -n 1 "$logs/ncu_split.log")" || fail "ncu_split (see ncu_split.log)"
   # Step 08 on a rectangle (the lab's chapter): Nsight Compute's throughput sections for the
   # three passes of one transpose, as text (the launch lines and process paths left out).
   out="$results/ncu_inplace_rect_${gpu}_${day}.txt"
