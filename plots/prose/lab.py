@@ -921,13 +921,14 @@ def _unaligned_shapes():
 
 
 def record_plain_gain(rows):
-    """lab_unaligned, medians: the record's points (plain stores) over record_cs's (evict-first
-    hints) on the shapes with 16-byte rows (rows="rows16") or without them ("odd"), every type."""
+    """lab_unaligned, medians: the general record's points (record_general: plain stores, no lean
+    tile) over record_cs's (the same with evict-first hints) on the shapes with 16-byte rows
+    (rows="rows16") or without them ("odd"), every type."""
     def rows16(d, r, c):
         v = 16 // DTYPE_BYTES[d]
         return r % v == 0 and c % v == 0
     want = {"rows16": True, "odd": False}[rows]
-    return span([_unaligned_median(d, "record", s) - _unaligned_median(d, "record_cs", s)
+    return span([_unaligned_median(d, "record_general", s) - _unaligned_median(d, "record_cs", s)
                  for d in DTYPES for s in _unaligned_shapes() if rows16(d, *s) == want])
 
 
@@ -963,13 +964,21 @@ def lean_behind(other, types="float"):
 
 
 def lean_float():
-    """lab_small and peers_small, medians at `float`: lean_tile128, record and torch.compile per size."""
+    """lab_small and peers_small, medians at `float`: the record (with the lean tile), the general
+    record and torch.compile per size."""
     parts = []
     for n in SMALL_SIZES:
-        lean, rec = (_small_median("lab_small", "float", k, n) for k in ("lean_tile128", "record"))
+        rec, general = (_small_median("lab_small", "float", k, n) for k in ("record", "record_general"))
         tc = _small_median("peers_small", "float", "torch_compile", n)
-        parts.append(f"{num(lean)}, {num(rec)} and {num(tc)}% at {n}")
+        parts.append(f"{num(rec)}, {num(general)} and {num(tc)}% at {n}")
     return "; ".join(parts)
+
+
+def record_vs_compile_small(dtype):
+    """lab_small and peers_small, medians: the record's points over torch.compile's at `dtype`,
+    2048 to 4096, as a span."""
+    return span([_small_median("lab_small", dtype, "record", n) - _small_median("peers_small", dtype, "torch_compile", n)
+                 for n in SMALL_SIZES])
 
 
 def small_variant_gaps(kernel, dtypes="float,double,bf16"):

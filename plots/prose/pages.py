@@ -8,7 +8,7 @@ page (found by prose.report).
 import re
 
 import results
-from prose import num, report, span, table
+from prose import median, num, report, runs, span, table
 
 # ---------------------------------------------------------------------------------------------
 # The README's "How long they take": scripts/time-commands.sh writes times_<machine>_<date>.txt,
@@ -60,32 +60,35 @@ def cpu_ci_time():
 OURS_NOT = {results.REF, "peer", "00_copy"}  # steps of the peers CSV that are not our transposes
 
 
-def _peers_pct(tbl, kernel, dtype, n):
-    """% of cudaMemcpy of `kernel` at n x n in the peers Table `tbl`, verified."""
-    rows = tbl.where(kernel=kernel, dtype=dtype, rows=n, cols=n)
-    if len(rows) != 1 or not rows[0]["verified"]:
-        raise SystemExit(f"prose: no single verified {kernel} {dtype} {n}x{n} in {tbl.path.name}")
-    return rows[0]["pct_of_memcpy"]
+def _peers_pct(tbl, kernel, dtype, rows, cols):
+    """% of cudaMemcpy of `kernel` at rows x cols in the peers Table `tbl`, verified."""
+    found = tbl.where(kernel=kernel, dtype=dtype, rows=int(rows), cols=int(cols))
+    if len(found) != 1 or not found[0]["verified"]:
+        raise SystemExit(f"prose: no single verified {kernel} {dtype} {rows}x{cols} in {tbl.path.name}")
+    return found[0]["pct_of_memcpy"]
 
 
-def compile_lead_points():
-    """By how many points torch.compile leads the best of our transposes (the steps' and the
-    lab's kernels, not step 00's copies) at float 2048 and 4096 (peers CSV)."""
+def _record_leads():
+    """The record's points over torch.compile's at every type and shape of the peers CSV."""
     tbl = table("peers")
-    leads = []
-    for dtype, n in (("float", 2048), ("float", 4096)):
-        ours = [r["pct_of_memcpy"] for r in tbl.where(dtype=dtype, rows=n, cols=n)
-                if r["step"] not in OURS_NOT and r["verified"]]
-        leads.append(_peers_pct(tbl, "torch_compile", dtype, n) - max(ours))
-    if min(leads) <= 0:
-        raise SystemExit("prose: torch.compile no longer leads every kernel of ours where beyond.md says so")
-    return span(leads)
+    shapes = [(r["dtype"], r["rows"], r["cols"]) for r in tbl.where(kernel="torch_compile")]
+    return {s: _peers_pct(tbl, "record", *s) - _peers_pct(tbl, "torch_compile", *s) for s in shapes}
 
 
-def record_vs_compile(dtype):
-    """The record's points over torch.compile's at `dtype` 2048 and 4096 (peers CSV), as a span."""
-    tbl = table("peers")
-    return span([_peers_pct(tbl, "record", dtype, n) - _peers_pct(tbl, "torch_compile", dtype, n) for n in (2048, 4096)])
+def record_lead_min():
+    """The record's smallest lead over torch.compile in the peers CSV, and where; fails if
+    torch.compile leads anywhere (beyond.md says it does not)."""
+    (dtype, rows, cols), lead = min(_record_leads().items(), key=lambda kv: kv[1])
+    if lead <= 0:
+        raise SystemExit(f"prose: torch.compile leads the record at {dtype} {rows}x{cols}, where beyond.md says it does not")
+    return f"{num(lead)} points (`{dtype}` {rows} x {cols})"
+
+
+def compile_here_and_small(dtype, n):
+    """torch.compile at `dtype` n x n in the peers CSV, and its median over peers_small's runs."""
+    here = _peers_pct(table("peers"), "torch_compile", dtype, n, n)
+    small = median([_peers_pct(tbl, "torch_compile", dtype, n, n) for tbl in runs("peers_small")])
+    return f"{num(here)}% in this run, {num(small)}%"
 
 
 def _memcpy_gaps(aligned):
