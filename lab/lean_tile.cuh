@@ -59,10 +59,10 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
 }
 
 /// Whether lean_kernel takes this matrix: rows and cols multiples of the tile side, both
-/// pointers on 128-byte lines (so that every tile row is one line: with pointers 16 or 32
-/// bytes past a line, each row of a tile spans two, and lab_unaligned measured the lean tile
-/// 10 points behind at `float` 2048 to 4896), and offsets that fit in 32 bits (and a grid
-/// within its limits).
+/// pointers on 128-byte lines (so that every tile row is one line: with pointers 32 bytes
+/// past a line, each row of a tile spans two, and the lean tile measured about 10 points
+/// behind at `float` 2048 to 4896: row record_offset8 of lab_unaligned at commit 03b5088),
+/// and offsets that fit in 32 bits (and a grid within its limits).
 template <typename T>
 bool fits(const T* out, const T* in, int rows, int cols) {
   constexpr int kSide = kTileBytes / sizeof(T);

@@ -333,6 +333,33 @@ def strip_loss(dtype, kernel):
     return _row_gap(dtype, "shifted_flat", kernel, 4899, 4899)
 
 
+SPLIT_OF = {"flat": ("shifted_split_flat", "shifted_flat"), "tile256": ("shifted_split_tile256", "shifted_tile256")}
+_ODD_SHAPES = ((2051, 2051), (4899, 4899), (11585, 11585), (4097, 4099))
+
+
+def split_loss(tile):
+    """lab_unaligned, medians: the points the split tile (`tile`: flat or tile256) loses to the
+    same tile that loads the rows below it, at the odd shapes, float and the 2-byte types, as a span."""
+    split, loads = SPLIT_OF[tile]
+    return span([_unaligned_median(d, loads, s) - _unaligned_median(d, split, s)
+                 for d in ("float", "half", "bf16") for s in _ODD_SHAPES])
+
+
+_SPLIT_METRICS = {"read_sectors": ["lts__t_sectors_srcunit_tex_op_read.sum"],
+                  "write_sectors": ["lts__t_sectors_srcunit_tex_op_write.sum"],
+                  "write_requests": ["lts__t_requests_srcunit_tex_op_write.sum"],
+                  "dram": ["dram__bytes_read.sum", "dram__bytes_write.sum"],
+                  "time": ["gpu__time_duration.sum"], "instructions": ["smsp__inst_executed.sum"]}
+
+
+def split_traffic(dtype, tile, metric):
+    """ncu_split at 4899: `metric` of the split tile over the same tile that loads the rows below it."""
+    p = _shifted_profile("ncu_split")
+    split, loads = SPLIT_OF[tile]
+    total = lambda k: sum(p[(dtype, k, 4899)][m] for m in _SPLIT_METRICS[metric])
+    return num(total(split) / total(loads), 2)
+
+
 def blocks_gain(dtype, kernel, other, size=4899):
     """lab_shifted_blocks, medians at size x size: `kernel`'s points over `other`'s (a row with more
     blocks per SM against its tile with the compiler's registers, or the other way round)."""
