@@ -84,6 +84,16 @@ def record_lead_min():
     return f"{num(lead)} points (`{dtype}` {rows} x {cols})"
 
 
+def record_lead_over(kernel, dtype, odd):
+    """The record's points over `kernel`'s at `dtype` in the peers CSV, on the shapes whose rows
+    are not a multiple of 16 elements (odd="odd") or on the others ("aligned"), as a span."""
+    tbl = table("peers")
+    shapes = {(r["rows"], r["cols"]) for r in tbl.where(kernel=kernel, dtype=dtype)}
+    want = {"odd": True, "aligned": False}[odd]
+    return span([_peers_pct(tbl, "record", dtype, r, c) - _peers_pct(tbl, kernel, dtype, r, c)
+                 for r, c in sorted(shapes) if (r % 16 != 0 or c % 16 != 0) == want])
+
+
 def compile_here_and_small(dtype, n):
     """torch.compile at `dtype` n x n in the peers CSV, and its median over peers_small's runs."""
     here = _peers_pct(table("peers"), "torch_compile", dtype, n, n)
