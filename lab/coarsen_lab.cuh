@@ -1235,9 +1235,9 @@ void transpose_shifted_flat(T* out, const T* in, int rows, int cols, cudaStream_
   transpose_shifted_with<256, 128, 256, true, 32, 0, kEvictFirst>(out, in, rows, cols, stream);
 }
 
-/// The record's element path before the shifted path (kept for comparison, row
-/// `elements64`): the lab kernel with 64 x 64-element tiles in column order and evict-first
-/// stores, one element per access, for every shape.
+/// The element path: the lab kernel with 64 x 64-element tiles in column order, one element per
+/// access, for every shape; the record's for `double` without 16-byte rows (row `elements64`).
+/// kStreaming, in its features, changes nothing here: the hint is on 16-byte accesses only.
 template <typename T>
 void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
