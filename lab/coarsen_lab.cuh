@@ -699,6 +699,12 @@ using step07::pitch_is_128k_multiple;
 /// of the time, and a partly filled one leaves SMs idle.
 inline bool few_waves(std::size_t tiles, int sms) { return tiles < std::size_t(3 * 8) * std::size_t(sms); }
 
+/// Whether `double` without 16-byte rows takes the shifted path's packed 256 x 256-byte tiles
+/// rather than the element path: where there are fewer than 24 waves of them (8 blocks per SM),
+/// squares up to n = 5088 on 132 SMs. lab_double_odd measured the packed tiles ahead at 2051 to
+/// 4899 and behind from 6143 up (three runs); the switch lies between.
+inline bool packed_double(std::size_t tiles, int sms) { return tiles < std::size_t(24 * 8) * std::size_t(sms); }
+
 /// Whether `tiles` blocks of 256 threads fill at most one wave (the shifted path's choice of
 /// 128-byte tiles for odd cols).
 inline bool one_wave_or_less(std::size_t tiles, int sms) { return tiles <= std::size_t(8) * std::size_t(sms); }
@@ -1287,8 +1293,9 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 /// same choice of tiles as the 16-byte path. At the few-wave sizes of the square tiles the
 /// 2-byte types start their chunks on 16-byte boundaries instead where that keeps the output
 /// rows' runs on their sectors (few_wave_start16). Each choice measured faster (rows
-/// `shifted*` of lab_unaligned; the moved grid: `record_offset*`); but for `double` without
-/// 16-byte rows the element path with 64 x 64-element tiles measured faster (row `elements64`).
+/// `shifted*` of lab_unaligned; the moved grid: `record_offset*`); but `double` without 16-byte
+/// rows takes the packed 256 x 256-byte tiles where packed_double() says so, else the element
+/// path with 64 x 64-element tiles, each measured faster there (lab_double_odd).
 /// Its 16-byte stores are plain ones; kEvictFirst gives them the evict-first hint instead (the
 /// lab's row `record_cs`, the record until plain stores measured as fast or faster).
 template <bool kEvictFirst = false, typename T>
@@ -1297,11 +1304,14 @@ void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStrea
   constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
   const bool rows16 = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
-  if (!rows16 && sizeof(T) == 8) return transpose_elements64(out, in, rows, cols, stream);
   const unsigned tiles_x = ceil_div(unsigned(cols), kLargeTile), tiles_y = ceil_div(unsigned(rows), kLargeTile);
   const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
   const int sms = sm_count();
   const bool small = few_waves(tiles, sms);
+  if (!rows16 && sizeof(T) == 8) {
+    if (packed_double(tiles, sms)) return transpose_shifted<256, 256, false, 32, kEvictFirst>(out, in, rows, cols, stream);
+    return transpose_elements64(out, in, rows, cols, stream);
+  }
   if (rows16) {
     if (small) transpose_tiles<128, 128, kFeatures>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256, kFeatures>(out, in, rows, cols, stream);

@@ -129,6 +129,9 @@ if want lab; then
   run lab_occupancy lab_coarsen --dtype all --sizes 8192,16384  # the occupancy section's table
   run lab_unaligned lab_coarsen --dtype all --sizes 2048,2051,4096,4896,4899,11584,11585,4097x4099 \
     --kernels record,record_general,record_offset1,record_offset8,record_cs,shifted_tile128,shifted_tile256,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_split_tile256,shifted_split_flat,shifted_packed128,shifted_packed256,elements64
+  # double at odd sizes: the element path against the shifted path's packed and line tiles (the record's switch).
+  run lab_double_odd lab_coarsen --dtype double --sizes 2051,3071,4097x4099,4899,6143,8191,9999,11585,4096,8192 \
+    --kernels record,elements64,shifted_packed256,shifted_tile256,shifted_packed128
   # The shifted path at odd half sizes whose last wave of flat tiles is 6 to 69% full, beside their aligned neighbours.
   run lab_odd_sizes lab_coarsen --dtype half --sizes 4704,4705,4896,4899,5056,5059,5312,5311,5568,5565 \
     --kernels record,shifted_flat,shifted_pair
