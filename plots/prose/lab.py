@@ -333,6 +333,18 @@ def strip_loss(dtype, kernel):
     return _row_gap(dtype, "shifted_flat", kernel, 4899, 4899)
 
 
+def packed_double_gain(side):
+    """lab_double_odd, medians: the packed 256-byte tiles' points over the record's (then the
+    element path) at `double`'s odd sizes below 6143 (side="below"), or the points they lose
+    to it from 6143 on ("from")."""
+    sizes = [(r["rows"], r["cols"]) for r in table("lab_double_odd").where(kernel="record", dtype="double")
+             if r["rows"] % 2 or r["cols"] % 2]
+    keep = [x for x in sizes if (x[0] < 6143) == (side == "below")]
+    sign = 1 if side == "below" else -1
+    return span([sign * (_runs_median("lab_double_odd", "double", "shifted_packed256", x)
+                         - _runs_median("lab_double_odd", "double", "record", x)) for x in keep])
+
+
 SPLIT_OF = {"flat": ("shifted_split_flat", "shifted_flat"), "tile256": ("shifted_split_tile256", "shifted_tile256")}
 _ODD_SHAPES = ((2051, 2051), (4899, 4899), (11585, 11585), (4097, 4099))
 

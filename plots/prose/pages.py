@@ -75,13 +75,21 @@ def _record_leads():
     return {s: _peers_pct(tbl, "record", *s) - _peers_pct(tbl, "torch_compile", *s) for s in shapes}
 
 
-def record_lead_min():
-    """The record's smallest lead over torch.compile in the peers CSV, and where; fails if
-    torch.compile leads anywhere (beyond.md says it does not)."""
-    (dtype, rows, cols), lead = min(_record_leads().items(), key=lambda kv: kv[1])
+def record_lead_from(n):
+    """The record's smallest lead over torch.compile in the peers CSV on the squares from n x n
+    up and on the shapes whose rows are not a multiple of 16 elements, and where; fails if
+    torch.compile leads there (beyond.md says it does not)."""
+    n = int(n)
+    leads = {k: v for k, v in _record_leads().items() if k[1] >= n or k[1] % 16 or k[2] % 16}
+    (dtype, rows, cols), lead = min(leads.items(), key=lambda kv: kv[1])
     if lead <= 0:
         raise SystemExit(f"prose: torch.compile leads the record at {dtype} {rows}x{cols}, where beyond.md says it does not")
     return f"{num(lead)} points (`{dtype}` {rows} x {cols})"
+
+
+def record_lead_at(n):
+    """The record's points over torch.compile's at n x n in the peers CSV, every type, as a span."""
+    return span([v for (d, r, c), v in _record_leads().items() if r == c == int(n)])
 
 
 def record_lead_over(kernel, dtype, odd):
