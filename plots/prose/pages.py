@@ -8,7 +8,7 @@ page (found by prose.report).
 import re
 
 import results
-from prose import median, num, report, runs, span, table
+from prose import num, report, span, table
 
 # ---------------------------------------------------------------------------------------------
 # The README's "How long they take": scripts/time-commands.sh writes times_<machine>_<date>.txt,
@@ -100,13 +100,6 @@ def record_lead_over(kernel, dtype, odd):
     want = {"odd": True, "aligned": False}[odd]
     return span([_peers_pct(tbl, "record", dtype, r, c) - _peers_pct(tbl, kernel, dtype, r, c)
                  for r, c in sorted(shapes) if (r % 16 != 0 or c % 16 != 0) == want])
-
-
-def compile_here_and_small(dtype, n):
-    """torch.compile at `dtype` n x n in the peers CSV, and its median over peers_small's runs."""
-    here = _peers_pct(table("peers"), "torch_compile", dtype, n, n)
-    small = median([_peers_pct(tbl, "torch_compile", dtype, n, n) for tbl in runs("peers_small")])
-    return f"{num(here)}% in this run, {num(small)}%"
 
 
 def _memcpy_gaps(aligned):
