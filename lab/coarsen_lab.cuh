@@ -694,16 +694,28 @@ constexpr unsigned kHeadline = kColumnOrder | kPairs;
 /// step 07's: step07::pitch_is_128k_multiple.
 using step07::pitch_is_128k_multiple;
 
-/// Whether a matrix of `tiles` tiles gives the GPU fewer than 3 waves of blocks, a wave being
-/// 8 blocks of 256 threads per SM (the most an SM holds). The last wave is then a large part
-/// of the time, and a partly filled one leaves SMs idle.
-inline bool few_waves(std::size_t tiles, int sms) { return tiles < std::size_t(3 * 8) * std::size_t(sms); }
+/// Whether `tiles` blocks give the GPU fewer than `waves` waves of blocks, a wave being 8
+/// blocks of 256 threads per SM (the most an SM holds).
+inline bool fewer_waves(std::size_t tiles, int waves, int sms) {
+  return tiles < std::size_t(waves) * 8 * std::size_t(sms);
+}
+
+/// Whether a matrix of `tiles` tiles gives the GPU fewer than 3 waves of blocks. The last wave
+/// is then a large part of the time, and a partly filled one leaves SMs idle.
+inline bool few_waves(std::size_t tiles, int sms) { return fewer_waves(tiles, 3, sms); }
+
+/// The 256 x 256-byte tiles of a rows x cols matrix of T (the record's large tiles).
+template <typename T>
+std::size_t tiles256(int rows, int cols) {
+  constexpr unsigned kSide = 256 / sizeof(T);  // elements of a tile side
+  return std::size_t(ceil_div(unsigned(cols), kSide)) * ceil_div(unsigned(rows), kSide);
+}
 
 /// Whether `double` without 16-byte rows takes the shifted path's packed 256 x 256-byte tiles
-/// rather than the element path: where there are fewer than 24 waves of them (8 blocks per SM),
-/// squares up to n = 5088 on 132 SMs. lab_double_odd measured the packed tiles ahead at 2051 to
-/// 4899 and behind from 6143 up (three runs); the switch lies between.
-inline bool packed_double(std::size_t tiles, int sms) { return tiles < std::size_t(24 * 8) * std::size_t(sms); }
+/// rather than the element path: where there are fewer than 24 waves of them, squares up to
+/// n = 5088 on 132 SMs. lab_double_odd measured the packed tiles ahead at 2051 to 4899 and
+/// behind from 6143 up (three runs); the switch lies between.
+inline bool packed_double(std::size_t tiles, int sms) { return fewer_waves(tiles, 24, sms); }
 
 /// Whether `tiles` blocks of 256 threads fill at most one wave (the shifted path's choice of
 /// 128-byte tiles for odd cols).
@@ -1242,12 +1254,13 @@ void transpose_shifted_flat(T* out, const T* in, int rows, int cols, cudaStream_
 }
 
 /// The element path: the lab kernel with 64 x 64-element tiles in column order, one element per
-/// access, for every shape; the record's for `double` without 16-byte rows (row `elements64`).
-/// kStreaming, in its features, changes nothing here: the hint is on 16-byte accesses only.
+/// access, for every shape; the record's for `double` without 16-byte rows beyond
+/// packed_double() (row `elements64`). No store hint: kStreaming acts on 16-byte accesses only
+/// (with it, this kernel compiles to the same PTX).
 template <typename T>
 void transpose_elements64(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr int kElementTile = 64 * sizeof(T);  // 64 elements, in bytes
-  transpose_with<kElementTile, kElementTile, 256, kStreaming | kColumns>(out, in, rows, cols, stream);
+  transpose_with<kElementTile, kElementTile, 256, kColumns>(out, in, rows, cols, stream);
 }
 
 /// Whether the record starts the output chunks of 2-byte types on 16 bytes (their tiles then
@@ -1301,11 +1314,9 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 template <bool kEvictFirst = false, typename T>
 void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   constexpr unsigned kFeatures = (kHeadline & ~kStreaming) | kMovedGrid | (kEvictFirst ? kStreaming : 0u);
-  constexpr unsigned kLargeTile = 256 / sizeof(T);  // elements of a 256-byte tile side
   check_shape(rows, cols);
   const bool rows16 = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
-  const unsigned tiles_x = ceil_div(unsigned(cols), kLargeTile), tiles_y = ceil_div(unsigned(rows), kLargeTile);
-  const std::size_t tiles = std::size_t(tiles_x) * tiles_y;
+  const std::size_t tiles = tiles256<T>(rows, cols);
   const int sms = sm_count();
   const bool small = few_waves(tiles, sms);
   if (!rows16 && sizeof(T) == 8) {

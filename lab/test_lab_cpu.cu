@@ -8,6 +8,7 @@
 
 #include "coarsen_lab.cuh"
 #include "inplace_lab.cuh"
+#include "record.cuh"
 
 namespace {
 
@@ -116,6 +117,26 @@ TEST(LabCoarsen, SmallTilesBelowThreeWaves) {
   EXPECT_FALSE(few_waves(64 * 64, 132));    // double 2048 x 2048: 4096 tiles of 32 x 32
   EXPECT_FALSE(few_waves(64 * 64, 114));    // the same on a GPU of 114 SMs
   EXPECT_TRUE(few_waves(64 * 64, 180));     // and of 180 SMs
+}
+
+// The record's switches between kernels fall where its docs say, for squares on 132 SMs: the
+// 128-byte tiles up to 3584 (`float`), the lean tile up to 5056 (`float` only), the packed
+// shifted tiles for odd `double` up to 5088.
+TEST(LabRecord, SwitchesFallWhereTheDocsSay) {
+  using namespace tp::lab;
+  auto small = [](int n) { return coarsen::few_waves(coarsen::tiles256<float>(n, n), 132); };
+  EXPECT_TRUE(small(3584));
+  EXPECT_FALSE(small(3585));
+  EXPECT_TRUE(lean_for<float>(5056, 5056, 132));
+  EXPECT_FALSE(lean_for<float>(5057, 5057, 132));
+  EXPECT_FALSE(lean_for<float>(6144, 6144, 132));  // measured behind the general record there
+  EXPECT_FALSE(lean_for<double>(2048, 2048, 132));
+  EXPECT_FALSE(lean_for<__half>(2048, 2048, 132));
+  auto packed = [](int n) { return coarsen::packed_double(coarsen::tiles256<double>(n, n), 132); };
+  EXPECT_TRUE(packed(4899));
+  EXPECT_TRUE(packed(5088));
+  EXPECT_FALSE(packed(5089));
+  EXPECT_FALSE(packed(6143));  // measured behind the element path there
 }
 
 // At few waves the record starts the chunks of 2-byte types on 16 bytes, unless every output
