@@ -10,6 +10,7 @@
 #include "inplace_lab.cuh"
 #include "launchers.hpp"
 #include "lean_tile.cuh"
+#include "parity_tile.cuh"
 #include "record.cuh"
 #include "record.hpp"
 
@@ -77,6 +78,17 @@ std::vector<Kernel> coarsen_kernels() {
           row("moved_tile128", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline | kMovedGrid>))),
           row("moved_tile256", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline | kMovedGrid>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
+          // The element path with 256 x 256-byte tiles (32 x 32 elements for `double`), and with
+          // 32 rows of 512 bytes.
+          row("elements_tile256", TP_LAUNCHER((transpose_with<256, 256, 256, kColumns>))),
+          row("elements_tile512x256", TP_LAUNCHER((transpose_with<512, 256, 256, kColumns>))),
+          // The parity tile for 8-byte types (lab/parity_tile.cuh), else the general record.
+          row("parity64", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
+            parity::transpose<64>(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record_general));
+          }),
+          row("parity32", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
+            parity::transpose<32>(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record_general));
+          }),
           row("evict_first_loads", TP_LAUNCHER(ab::transpose<ab::EvictFirstLoads>)),
           row("evict_first_both", TP_LAUNCHER(ab::transpose<EvictFirstBoth>)),
           row("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),
