@@ -132,6 +132,9 @@ if want lab; then
   # double at odd sizes: the element path against the shifted path's packed and line tiles (the record's switch).
   run lab_double_odd lab_coarsen --dtype double --sizes 2051,3071,4097x4099,4899,6143,8191,9999,11585,4096,8192 \
     --kernels record,elements64,shifted_packed256,shifted_tile256,shifted_packed128
+  # double: the parity tile (16-byte pairs) and two more element-path tiles beside the record's paths.
+  run lab_double_pairs lab_coarsen --dtype double --sizes 2051,3071,4097x4099,4899,6143,8191,9999,11585,4096,4896,11584 \
+    --kernels record,elements64,elements_tile256,elements_tile512x256,parity64,parity32,shifted_packed256
   # The shifted path at odd half sizes whose last wave of flat tiles is 6 to 69% full, beside their aligned neighbours.
   run lab_odd_sizes lab_coarsen --dtype half --sizes 4704,4705,4896,4899,5056,5059,5312,5311,5568,5565 \
     --kernels record,shifted_flat,shifted_pair

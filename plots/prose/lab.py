@@ -345,6 +345,43 @@ def packed_double_gain(side):
                          - _runs_median("lab_double_odd", "double", "record", x)) for x in keep])
 
 
+_PAIRS_ODD = ((4896, 4899), (11584, 11585))  # aligned neighbour, odd size
+
+
+def _pairs_sizes():
+    return [(r["rows"], r["cols"]) for r in table("lab_double_pairs").where(kernel="parity64", dtype="double")]
+
+
+def _pairs_median(kernel, shape):
+    return _runs_median("lab_double_pairs", "double", kernel, shape)
+
+
+def parity_vs_elements(side):
+    """lab_double_pairs, medians: the points the parity tile (parity64) is ahead of the element
+    path (elements64) where it is ahead (side="ahead", with the sizes), or behind it elsewhere
+    ("behind", a span)."""
+    gaps = {x: _pairs_median("parity64", x) - _pairs_median("elements64", x) for x in _pairs_sizes()}
+    if side == "ahead":
+        return ", ".join(f"{num(g)} points at {x[0]}" if x[0] == x[1] else f"{num(g)} points at {x[0]} x {x[1]}"
+                         for x, g in gaps.items() if g > 0)
+    return span([-g for g in gaps.values() if g <= 0])
+
+
+def record_over_element_tiles():
+    """lab_double_pairs, medians: the record's points over the better of the two element-path
+    tiles (elements_tile256, elements_tile512x256) at each size, as a span."""
+    return span([_pairs_median("record", x) - max(_pairs_median(k, x) for k in ("elements_tile256", "elements_tile512x256"))
+                 for x in _pairs_sizes()])
+
+
+def odd_cost(kernel):
+    """lab_double_pairs, medians: the points `kernel` loses from 4896 to 4899 and from 11584 to
+    11585, as 'a and b'."""
+    def at(n):
+        return _runs_median("lab_double_pairs", "double", kernel, (n, n))
+    return " and ".join(num(at(a) - at(o)) for a, o in _PAIRS_ODD)
+
+
 SPLIT_OF = {"flat": ("shifted_split_flat", "shifted_flat"), "tile256": ("shifted_split_tile256", "shifted_tile256")}
 _ODD_SHAPES = ((2051, 2051), (4899, 4899), (11585, 11585), (4097, 4099))
 
