@@ -113,6 +113,11 @@ std::vector<Kernel> coarsen_kernels() {
           row("lean_tile128", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
             lean::transpose(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record_general));
           }),
+          // The lean tile reading column pairs (`float` and the 2-byte types; `double`: as lean_tile128).
+          row("lean_pairs128", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
+            constexpr bool kPairs = sizeof(*out) <= 4;
+            lean::transpose<kPairs>(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record_general));
+          }),
           row("tile256_no_cs", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~kStreaming>))),
           row("tile256_no_cs_async", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~(kStreaming | kCpAsync)>))),
           row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kOrders>))),

@@ -28,8 +28,10 @@ constexpr int kThreads = 128;    ///< threads per block
 /// column of `in`, along a tile row of `out` (the column order). Load phase: a warp reads 4
 /// input rows, 128 bytes each, into a shared tile whose 16-byte chunks are swizzled as the
 /// lab's 16-byte path does (coarsen::detail::slot). Store phase: a warp writes 8 chunks of 4
-/// output rows, each chunk packed from V tile rows of one tile column.
-template <typename T>
+/// output rows, each chunk packed from V tile rows of one tile column. kPairs: a thread reads
+/// column pairs instead (tile columns j and j + 1, V reads of two elements each) and writes
+/// the same chunk of output rows j and j + 1, as the lab's kPairs does; half the reads.
+template <typename T, bool kPairs = false>
 __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, const T* __restrict__ in, unsigned rows,
                                                         unsigned cols) {
   constexpr int kV = 16 / sizeof(T);              // elements per 16-byte chunk
@@ -37,6 +39,7 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
   constexpr int kChunks = kSide / kV;             // chunks per tile row (8)
   constexpr int kPerThread = kSide * kChunks / kThreads;  // chunks per thread, each phase
   static_assert(kChunks == 8 && kPerThread >= 1, "8 chunks of 16 bytes per tile row");
+  static_assert(!kPairs || kPerThread % 2 == 0, "column pairs: two chunks per thread at a time");
   __shared__ uint4 tile[kSide * kChunks];
   T* elements = reinterpret_cast<T*>(tile);
   auto at = [&](int r, int c) -> T& { return elements[r * kSide + coarsen::detail::slot<T, kSide, true>(r, c)]; };
@@ -49,6 +52,19 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
     *reinterpret_cast<uint4*>(&at(r, c * kV)) = *reinterpret_cast<const uint4*>(in + (r0 + r) * cols + c0 + c * kV);
   }
   __syncthreads();
+  if constexpr (kPairs) {
+#pragma unroll
+    for (int i = 0; i < kPerThread / 2; ++i) {
+      const int idx = threadIdx.x + i * kThreads;
+      const int q = idx % kChunks, j = 2 * (idx / kChunks);  // chunk q of output rows j and j + 1
+      uint4 first, second;
+      coarsen::detail::split_pairs<T>(
+          [&](int k) { return *reinterpret_cast<const coarsen::detail::Pair<T>*>(&at(q * kV + k, j)); }, first, second);
+      tp::store16(out + (c0 + j) * rows + r0 + q * kV, first);
+      tp::store16(out + (c0 + j + 1) * rows + r0 + q * kV, second);
+    }
+    return;
+  }
 #pragma unroll
   for (int i = 0; i < kPerThread; ++i) {
     const int idx = threadIdx.x + i * kThreads;
@@ -72,21 +88,21 @@ bool fits(const T* out, const T* in, int rows, int cols) {
 }
 
 /// Launches lean_kernel on a matrix it takes (fits()).
-template <typename T>
+template <bool kPairs = false, typename T>
 void launch(T* out, const T* in, int rows, int cols, cudaStream_t stream) {
   constexpr int kSide = kTileBytes / sizeof(T);
   const dim3 grid(unsigned(rows / kSide), unsigned(cols / kSide));
-  lean_kernel<T><<<grid, kThreads, 0, stream>>>(out, in, unsigned(rows), unsigned(cols));
+  lean_kernel<T, kPairs><<<grid, kThreads, 0, stream>>>(out, in, unsigned(rows), unsigned(cols));
   TP_CHECK_LAUNCH("lean_kernel");
 }
 
 /// Out-of-place transpose with lean_kernel; `fallback(out, in, rows, cols, stream)` for the
 /// matrices it does not take (fits()).
-template <typename T, typename Fallback>
+template <bool kPairs = false, typename T, typename Fallback>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream, Fallback fallback) {
   check_shape(rows, cols);
   if (!fits(out, in, rows, cols)) return fallback(out, in, rows, cols, stream);
-  launch(out, in, rows, cols, stream);
+  launch<kPairs>(out, in, rows, cols, stream);
 }
 
 }  // namespace tp::lab::lean
