@@ -63,14 +63,14 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
       tp::store16(out + (c0 + j) * rows + r0 + q * kV, first);
       tp::store16(out + (c0 + j + 1) * rows + r0 + q * kV, second);
     }
-    return;
-  }
+  } else {
 #pragma unroll
-  for (int i = 0; i < kPerThread; ++i) {
-    const int idx = threadIdx.x + i * kThreads;
-    const int q = idx % kChunks, j = idx / kChunks;  // chunk q of output row j (tile column j)
-    const uint4 packed = coarsen::detail::pack16<T>([&](int k) { return at(q * kV + k, j); });  // tile rows q V + k
-    tp::store16(out + (c0 + j) * rows + r0 + q * kV, packed);
+    for (int i = 0; i < kPerThread; ++i) {
+      const int idx = threadIdx.x + i * kThreads;
+      const int q = idx % kChunks, j = idx / kChunks;  // chunk q of output row j (tile column j)
+      const uint4 packed = coarsen::detail::pack16<T>([&](int k) { return at(q * kV + k, j); });  // tile rows q V + k
+      tp::store16(out + (c0 + j) * rows + r0 + q * kV, packed);
+    }
   }
 }
 
