@@ -131,7 +131,10 @@ TEST(LabRecord, SwitchesFallWhereTheDocsSay) {
   EXPECT_FALSE(lean_for<float>(5057, 5057, 132));
   EXPECT_FALSE(lean_for<float>(6144, 6144, 132));  // measured behind the general record there
   EXPECT_FALSE(lean_for<double>(2048, 2048, 132));
-  EXPECT_FALSE(lean_for<__half>(2048, 2048, 132));
+  EXPECT_TRUE(lean_for<__half>(2048, 2048, 132));
+  EXPECT_TRUE(lean_for<__half>(2880, 2880, 132));
+  EXPECT_FALSE(lean_for<__half>(2944, 2944, 132));
+  EXPECT_FALSE(lean_for<__half>(3072, 3072, 132));  // measured behind the general record there
   auto packed = [](int n) { return coarsen::packed_double(coarsen::tiles256<double>(n, n), 132); };
   EXPECT_TRUE(packed(4899));
   EXPECT_TRUE(packed(5088));

@@ -147,7 +147,7 @@ if want lab; then
   # The lean small tile beside the record's two tiles at a few waves (scripts/peers.py at the same
   # sizes times torch.compile for the lab's comparison: peers_small), and two changes to the small tile.
   run lab_small lab_coarsen --dtype all --sizes 2048,3072,4096,6144,8192 \
-    --kernels record,record_general,lean_tile128,tile128_no_cs,tile256_no_cs
+    --kernels record,record_general,lean_tile128,lean_pairs128,tile128_no_cs,tile256_no_cs
   run lab_small_orders lab_coarsen --dtype float,bf16,double --sizes 2048,3072,4096 \
     --kernels record,tile128_no_cs,tile128_no_cs_rows,tile128_no_cs_no_pairs,tile256_no_cs,headline_tile128
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
