@@ -1289,7 +1289,7 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 }
 
 /// The lab's record configuration for every shape, type and pointer (the record, lab/record.cuh,
-/// takes the lean tile of lean_tile.cuh before it for `float` at a few waves): the main line's
+/// takes the lean tile of lean_tile.cuh before it for `float` and 2-byte types at a few waves): the main line's
 /// headline (kHeadline, 256 x 256-byte tiles, 256
 /// threads, two regions where the rows of `in` lie a multiple of 128 KB apart), with 128 x 128-byte
 /// tiles and 128 threads where the large tiles would give fewer than 3 waves of blocks (4 times the

@@ -120,8 +120,8 @@ TEST(LabCoarsen, SmallTilesBelowThreeWaves) {
 }
 
 // The record's switches between kernels fall where its docs say, for squares on 132 SMs: the
-// 128-byte tiles up to 3584 (`float`), the lean tile up to 5056 (`float` only), the packed
-// shifted tiles for odd `double` up to 5088.
+// 128-byte tiles up to 3584 (`float`), the lean tile up to 5056 (`float`) and 2880 (the 2-byte
+// types; never `double`), the packed shifted tiles for odd `double` up to 5088.
 TEST(LabRecord, SwitchesFallWhereTheDocsSay) {
   using namespace tp::lab;
   auto small = [](int n) { return coarsen::few_waves(coarsen::tiles256<float>(n, n), 132); };

@@ -1039,6 +1039,19 @@ def lean_behind(other, types="float"):
     return span([-g for g in _lean_gaps(other, dtypes)])
 
 
+def lean_pairs_vs_general(n):
+    """lab_small, medians: lean_pairs128's points over the general record's at n x n, for the
+    2-byte types, as a span."""
+    return span([_small_median("lab_small", d, "lean_pairs128", int(n)) - _small_median("lab_small", d, "record_general", int(n))
+                 for d in ("half", "bf16")])
+
+
+def lean_pairs_vs_tile(dtype):
+    """lab_small, medians: lean_pairs128's points over lean_tile128's at `dtype`, 2048 to 4096, as a span."""
+    return span([_small_median("lab_small", dtype, "lean_pairs128", n) - _small_median("lab_small", dtype, "lean_tile128", n)
+                 for n in SMALL_SIZES])
+
+
 def lean_float():
     """lab_small and peers_small, medians at `float`: the record (with the lean tile), the general
     record and torch.compile per size."""

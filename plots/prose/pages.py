@@ -87,6 +87,16 @@ def record_lead_from(n):
     return f"{num(lead)} points (`{dtype}` {rows} x {cols})"
 
 
+def compile_ahead_at(n):
+    """The types at n x n where torch.compile is ahead of the record in the peers CSV, with its
+    lead: "`float` (1.0 points) and `double` (1.3)", or "no type"."""
+    ahead = [(d, -v) for (d, r, c), v in _record_leads().items() if r == c == int(n) and v < 0]
+    if not ahead:
+        return "no type"
+    words = [f"`{d}` ({num(v)} points)" if i == 0 else f"`{d}` ({num(v)})" for i, (d, v) in enumerate(ahead)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def record_lead_at(n):
     """The record's points over torch.compile's at n x n in the peers CSV, every type, as a span."""
     return span([v for (d, r, c), v in _record_leads().items() if r == c == int(n)])
