@@ -11,7 +11,8 @@
 
 namespace tp::lab {
 
-/// Whether the lean tile's blocks (128 threads; 16 fit on an SM) fill at most one wave.
+/// Whether the lean tile's blocks (128 threads; 16 fit on an SM of 2048 threads, as on the H100
+/// and H200) fill at most one wave.
 template <typename T>
 bool one_lean_wave(int rows, int cols, int sms) {
   constexpr unsigned kSide = lean::kTileBytes / sizeof(T);  // elements of a tile side
