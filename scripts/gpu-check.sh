@@ -6,7 +6,7 @@
 #
 # A GPU session with a time limit can split the check (all optional):
 #   PARTS="tests results"   which parts run after the build (default: all of
-#                           tests exercises results lab profile sanitize)
+#                           tests compute75 exercises results lab profile sanitize)
 #   STEPS="05_shared 07_coarsen"   which step binaries write results (default: all)
 #   LARGE_REGEX=07_         which large tests run (a ctest -R regex; default: all)
 #   SANITIZE_FILTER='*07_*' which gpu tests the sanitizers run (a gtest filter; default: all)
@@ -14,6 +14,10 @@
 #
 # 1. Release build for this machine's GPU, exercises and the lab included.
 # 2. All cpu, gpu, large and lab tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
+# 2b. The older GPUs' paths (compute75): a second build with PTX for compute capability 7.5 only,
+#    compiled for this GPU when loaded, so that __CUDA_ARCH__ is 750 inside the kernels (no
+#    cp.async, no TMA); the gpu and lab suites from it, with TP_EXPECT_CUDA_ARCH=750. Its
+#    summary goes to RESULTS_DIR/compute75_<gpu>_<date>.txt.
 # 3. The exercise tests as shipped (they are expected to fail until the TODOs are done).
 # 4. Results, as CSV in RESULTS_DIR named <source>_<gpu>_<date>.csv: the tour and every step
 #    binary (all dtypes); the lab's programs (lab part); the tour over sizes that cross the L2 size, with cold L2
@@ -33,7 +37,7 @@ jobs=$(nproc)
 summary=()
 failed=0
 started=$SECONDS
-parts=${PARTS:-tests exercises results lab profile sanitize}
+parts=${PARTS:-tests compute75 exercises results lab profile sanitize}
 want() { [[ " $parts " == *" $1 "* ]]; }
 note() { summary+=("$1 [$((SECONDS - started)) s]"); echo "== $1"; started=$SECONDS; }
 fail() { note "FAIL: $1"; failed=1; }
@@ -48,6 +52,9 @@ if ! { cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTP_
   exit 1
 fi
 note "build: ok ($(grep -m1 'CMAKE_CUDA_ARCHITECTURES' "$build/CMakeCache.txt"))"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
+      tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^nvidia-//' -e 's/-$//')
+day=$(date +%F)
 
 # 2. Tests. The cpu and large ones through ctest (the large ones alone on the GPU); the gpu
 # suite as ONE process, because ctest starts a process (and a CUDA context) per test.
@@ -73,6 +80,37 @@ if want tests; then
   fi
 fi
 
+# 2b. The gpu and lab suites from PTX for compute capability 7.5 only (JIT-compiled at load).
+if want compute75; then
+  build75=$build-compute75
+  out75="$results/compute75_${gpu}_${day}.txt"
+  if { cmake -S . -B "$build75" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTP_LAB=ON \
+         -DCMAKE_CUDA_ARCHITECTURES=75-virtual && cmake --build "$build75" -j "$jobs"; } >"$logs/build75.log" 2>&1; then
+    TP_EXPECT_CUDA_ARCH=750 "$build75/bin/tp_gpu_tests" --gtest_brief=1 >"$logs/gpu_tests75.log" 2>&1
+    rc75=$?
+    TP_EXPECT_CUDA_ARCH=750 "$build75/bin/tp_lab_tests" --gtest_brief=1 >"$logs/lab_tests75.log" 2>&1
+    rc75=$((rc75 + $?))
+    {
+      echo "# The gpu and lab test suites from a build with PTX for compute capability 7.5 only"
+      echo "# (-DCMAKE_CUDA_ARCHITECTURES=75-virtual, JIT-compiled when loaded), TP_EXPECT_CUDA_ARCH=750;"
+      echo "# commit $(git rev-parse --short=12 HEAD), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1), $(nvcc --version | tail -n 1)"
+      grep -h '^kernels see' "$logs/gpu_tests75.log"
+      for log in gpu_tests75 lab_tests75; do
+        echo "${log%75}: $(grep -hE '^\[(==========|  PASSED  |  FAILED  |  SKIPPED ) *\]' "$logs/$log.log" | tr -s ' ' | paste -sd ';' -)"
+      done
+    } >"$out75"
+    if [ "$rc75" -eq 0 ] && ! grep -q 'FAILED\|SKIPPED' "$out75"; then
+      note "compute75: gpu and lab suites passed ($out75)"
+    else
+      cat "$out75"
+      fail "compute75: exit $rc75 (see gpu_tests75.log, lab_tests75.log)"
+    fi
+  else
+    tail -n 40 "$logs/build75.log"
+    fail "compute75 build (see build75.log)"
+  fi
+fi
+
 # 3. Exercises as shipped: they must compile (they did) and fail.
 if want exercises; then
   ctest --test-dir "$build" -L exercise -j 8 >"$logs/exercise.log" 2>&1
@@ -80,9 +118,6 @@ if want exercises; then
 fi
 
 # 4. Results.
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 |
-      tr 'A-Z' 'a-z' | sed -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^nvidia-//' -e 's/-$//')
-day=$(date +%F)
 run() {  # run SOURCE PROGRAM ARGS...: a benchmark binary writing results/SOURCE_gpu_day.csv
   local source=$1 program=$2; shift 2
   local csv="$results/${source}_${gpu}_${day}.csv"

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -297,6 +299,39 @@ TEST(Harness, RunsKernelsOnOffsetPointersAndChecksTheBytesAroundTheOutput) {
     }
     const tp::Kernel too_far = tp::at_offset(copy_of(0), "too_far", int(tp::Case::kRoom / size) + 1);
     EXPECT_THROW(c.verify(too_far, 0), std::invalid_argument);
+  }
+}
+
+// The compute capability the kernels were compiled for, as the kernels themselves see it. A
+// build with PTX only (e.g. -DCMAKE_CUDA_ARCHITECTURES=75-virtual) is compiled for the GPU when
+// loaded, but __CUDA_ARCH__ stays the PTX's: that is how the older GPUs' paths (no cp.async, no
+// TMA) run on a newer GPU. TP_EXPECT_CUDA_ARCH=750 makes the test fail unless they do.
+__global__ void report_cuda_arch(int* arch) {
+#ifdef __CUDA_ARCH__
+  *arch = __CUDA_ARCH__;
+#endif
+}
+
+TEST(Build, KernelsRunTheArchitectureTheyWereCompiledFor) {
+  TP_GPU_TEST_GUARD();
+  tp::DeviceBuffer arch(sizeof(int));
+  TP_CUDA_CHECK(cudaMemset(arch.data(), 0, sizeof(int)));
+  report_cuda_arch<<<1, 1>>>(arch.as<int>());
+  TP_CUDA_CHECK(cudaGetLastError());
+  int seen = 0;
+  arch.download(&seen, sizeof(int));
+  cudaFuncAttributes attributes{};
+  TP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, report_cuda_arch));
+  int device = 0, major = 0, minor = 0;
+  TP_CUDA_CHECK(cudaGetDevice(&device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  std::printf("kernels see __CUDA_ARCH__ %d (PTX %d, machine code %d) on a GPU of compute capability %d.%d\n",
+              seen, attributes.ptxVersion, attributes.binaryVersion, major, minor);
+  EXPECT_GT(seen, 0);
+  EXPECT_LE(seen, 100 * major + 10 * minor) << "code for a newer GPU cannot run on this one";
+  if (const char* expected = std::getenv("TP_EXPECT_CUDA_ARCH")) {
+    EXPECT_EQ(seen, std::atoi(expected)) << "TP_EXPECT_CUDA_ARCH=" << expected;
   }
 }
 
