@@ -11,6 +11,8 @@
 #   LARGE_REGEX=07_         which large tests run (a ctest -R regex; default: all)
 #   SANITIZE_FILTER='*07_*' which gpu tests the sanitizers run (a gtest filter; default: all)
 #   SANITIZERS="racecheck"  which compute-sanitizer tools run (default: memcheck racecheck synccheck)
+#   TP_GIT_SHA=abc123       the commit to record in CSVs and summaries, for a copy of the tree
+#                           whose .git is missing or not the tree's (default: git rev-parse HEAD)
 #
 # 1. Release build for this machine's GPU, exercises and the lab included.
 # 2. All cpu, gpu, large and lab tests with TP_REQUIRE_GPU=1: none may fail or be skipped.
@@ -93,7 +95,7 @@ if want compute75; then
     {
       echo "# The gpu and lab test suites from a build with PTX for compute capability 7.5 only"
       echo "# (-DCMAKE_CUDA_ARCHITECTURES=75-virtual, JIT-compiled when loaded), TP_EXPECT_CUDA_ARCH=750;"
-      echo "# commit $(git rev-parse --short=12 HEAD), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1), $(nvcc --version | tail -n 1)"
+      echo "# commit ${TP_GIT_SHA:-$(git rev-parse --short=12 HEAD)}, $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1), $(nvcc --version | tail -n 1)"
       grep -h '^kernels see' "$logs/gpu_tests75.log"
       for log in gpu_tests75 lab_tests75; do
         echo "${log%75}: $(grep -hE '^\[(==========|  PASSED  |  FAILED  |  SKIPPED ) *\]' "$logs/$log.log" | tr -s ' ' | paste -sd ';' -)"
@@ -228,7 +230,7 @@ if want profile; then
   out="$results/ncu_inplace_rect_${gpu}_${day}.txt"
   {
     echo "# Nsight Compute on the three passes of one step 08 transpose of a 8192 x 16384 matrix (pass 1: permute_columns,"
-    echo "# pass 2: shuffle_rows, pass 3: permute_columns), commit $(git rev-parse --short=12 HEAD), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1), for half and double:"
+    echo "# pass 2: shuffle_rows, pass 3: permute_columns), commit ${TP_GIT_SHA:-$(git rev-parse --short=12 HEAD)}, $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1), for half and double:"
     echo "#   ncu --clock-control none -k regex:'shuffle_rows|permute_columns' -c 3 --section SpeedOfLight \\"
     echo "#       --section MemoryWorkloadAnalysis build/bin/lab_inplace_rect --dtype DTYPE --sizes 8192x16384 --reps 1"
     for dtype in half double; do
