@@ -647,9 +647,11 @@ inline std::size_t shared_for_blocks_per_sm(int blocks) {
 /// more shared memory than the tile needs. kMovedGrid: the 16-byte path wherever rows and
 /// cols are multiples of V, the grid moved by the places of `in` and `out` past a multiple
 /// of the tile's bytes (detail::grid_offset); where both are 0, the kernel without it (no
-/// signed corners, no edge code). kMinBlocks: as coarsen_kernel's.
+/// signed corners, no edge code). kMinBlocks: as coarsen_kernel's; kMovedMinBlocks: the same
+/// for the kernel on a moved grid only.
 // [launch]
-template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, int kMinBlocks = 0, typename T>
+template <int kInBytes, int kOutBytes, int kThreads, unsigned kFeatures, int kMinBlocks = 0,
+          int kMovedMinBlocks = kMinBlocks, typename T>
 void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0, bool persistent = false,
                     int blocks_per_sm = 0) {
   check_shape(rows, cols);
@@ -674,7 +676,7 @@ void transpose_with(T* out, const T* in, int rows, int cols, cudaStream_t stream
     TP_CHECK_LAUNCH("coarsen_kernel");
   };
   constexpr unsigned kPlain = kFeatures & ~kMovedGrid;  // the same kernel on a grid that does not move
-  if (wide && (oy != 0 || ox != 0)) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true, kMinBlocks>);
+  if (wide && (oy != 0 || ox != 0)) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kFeatures, true, kMovedMinBlocks>);
   else if (wide) launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, true, kMinBlocks>);
   else launch(coarsen_kernel<T, kInBytes, kOutBytes, kThreads, kPlain, false, kMinBlocks>);
 }
@@ -689,6 +691,10 @@ constexpr unsigned kColumnOrder = kRuns256 | kColumns;
 
 /// The headline's features: kColumnOrder, and the store phase reads column pairs.
 constexpr unsigned kHeadline = kColumnOrder | kPairs;
+
+/// The record's 16-byte path (transpose_record_general): the headline with plain 16-byte stores
+/// (no kStreaming) on a moved grid where the pointers call for one.
+constexpr unsigned kRecordFeatures = (kHeadline & ~kStreaming) | kMovedGrid;
 
 /// The pitch rule (two regions where the rows of `in` lie a multiple of 128 KB apart) is
 /// step 07's: step07::pitch_is_128k_multiple.
@@ -724,15 +730,26 @@ inline bool one_wave_or_less(std::size_t tiles, int sms) { return tiles <= std::
 /// The headline on the 16-byte path with square tiles of kTileBytes x kTileBytes bytes and
 /// kThreads threads: kFeatures (a column-major order), with two interleaved regions of tiles
 /// where the rows of `in` lie a multiple of 128 KB apart. Shapes and pointers without
-/// 16-byte rows take the element path with the same tiles. kMinBlocks: as coarsen_kernel's.
-template <int kTileBytes, int kThreads, unsigned kFeatures = kHeadline, int kMinBlocks = 0, typename T>
+/// 16-byte rows take the element path with the same tiles. kMinBlocks, kMovedMinBlocks: as
+/// transpose_with's.
+template <int kTileBytes, int kThreads, unsigned kFeatures = kHeadline, int kMinBlocks = 0,
+          int kMovedMinBlocks = kMinBlocks, typename T>
 void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   if (pitch_is_128k_multiple<T>(cols)) {
-    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures | kInterleave, kMinBlocks>(out, in, rows, cols, stream);
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures | kInterleave, kMinBlocks, kMovedMinBlocks>(
+        out, in, rows, cols, stream);
   } else {
-    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures, kMinBlocks>(out, in, rows, cols, stream);
+    transpose_with<kTileBytes, kTileBytes, kThreads, kFeatures, kMinBlocks, kMovedMinBlocks>(out, in, rows, cols, stream);
   }
 }
+
+/// Blocks per SM the record asks for on a moved grid of 128 x 128-byte tiles (kMovedMinBlocks).
+/// For the 2-byte types ptxas gives that kernel 64 registers per thread: 8 blocks of 128
+/// threads per SM, 1056 on 132 SMs. The moved grid has one more tile row and column than the
+/// matrix's own (33 x 33 tiles at n = 2048), so where the aligned kernel's tiles fill one wave
+/// the moved one's spill into a second; 9 blocks (56 registers, a few bytes spilled) hold them.
+template <typename T>
+inline constexpr int kMovedBlocks128 = sizeof(T) == 2 ? 9 : 0;
 
 // ---- Rows that are not a multiple of 16 bytes: the shifted path ---------------------------
 
@@ -1313,7 +1330,7 @@ void transpose_shifted_few_waves(T* out, const T* in, int rows, int cols, cudaSt
 /// lab's row `record_cs`, the record until plain stores measured as fast or faster).
 template <bool kEvictFirst = false, typename T>
 void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  constexpr unsigned kFeatures = (kHeadline & ~kStreaming) | kMovedGrid | (kEvictFirst ? kStreaming : 0u);
+  constexpr unsigned kFeatures = kRecordFeatures | (kEvictFirst ? kStreaming : 0u);
   check_shape(rows, cols);
   const bool rows16 = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
   const std::size_t tiles = tiles256<T>(rows, cols);
@@ -1324,7 +1341,7 @@ void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStrea
     return transpose_elements64(out, in, rows, cols, stream);
   }
   if (rows16) {
-    if (small) transpose_tiles<128, 128, kFeatures>(out, in, rows, cols, stream);
+    if (small) transpose_tiles<128, 128, kFeatures, 0, kMovedBlocks128<T>>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256, kFeatures>(out, in, rows, cols, stream);
   } else if (!detail::line_tile_for(cols)) {
     if (small) transpose_shifted_few_waves<128, 128, kEvictFirst>(out, in, rows, cols, stream);

@@ -77,6 +77,14 @@ std::vector<Kernel> coarsen_kernels() {
           // The moved grid with either tile, whatever the shape (the record picks one): for the tests.
           row("moved_tile128", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline | kMovedGrid>))),
           row("moved_tile256", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline | kMovedGrid>))),
+          // The record's small tiles on a moved grid (pointers 1 element in), with the blocks per
+          // SM that ptxas gives them, or 9 (kMovedBlocks128: what the record asks for 2-byte
+          // types); and on aligned pointers with 9 blocks per SM.
+          at_offset(row("moved128_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures>))),
+                    "moved128_offset1", 1),
+          at_offset(row("moved128_9blocks_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures, 0, 9>))),
+                    "moved128_9blocks_offset1", 1),
+          row("tile128_9blocks", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures & ~kMovedGrid, 9>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
           // The element path with 256 x 256-byte tiles (32 x 32 elements for `double`), and with
           // 32 rows of 512 bytes.
