@@ -743,14 +743,6 @@ void transpose_tiles(T* out, const T* in, int rows, int cols, cudaStream_t strea
   }
 }
 
-/// Blocks per SM the record asks for on a moved grid of 128 x 128-byte tiles (kMovedMinBlocks).
-/// For the 2-byte types ptxas gives that kernel 64 registers per thread: 8 blocks of 128
-/// threads per SM, 1056 on 132 SMs. The moved grid has one more tile row and column than the
-/// matrix's own (33 x 33 tiles at n = 2048), so where the aligned kernel's tiles fill one wave
-/// the moved one's spill into a second; 9 blocks (56 registers, a few bytes spilled) hold them.
-template <typename T>
-inline constexpr int kMovedBlocks128 = sizeof(T) == 2 ? 9 : 0;
-
 // ---- Rows that are not a multiple of 16 bytes: the shifted path ---------------------------
 
 /// kStartBytes of the shifted path's split tiles: output chunks start on 16-byte boundaries and
@@ -1341,7 +1333,7 @@ void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStrea
     return transpose_elements64(out, in, rows, cols, stream);
   }
   if (rows16) {
-    if (small) transpose_tiles<128, 128, kFeatures, 0, kMovedBlocks128<T>>(out, in, rows, cols, stream);
+    if (small) transpose_tiles<128, 128, kFeatures>(out, in, rows, cols, stream);
     else transpose_tiles<256, 256, kFeatures>(out, in, rows, cols, stream);
   } else if (!detail::line_tile_for(cols)) {
     if (small) transpose_shifted_few_waves<128, 128, kEvictFirst>(out, in, rows, cols, stream);

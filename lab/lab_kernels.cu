@@ -78,8 +78,9 @@ std::vector<Kernel> coarsen_kernels() {
           row("moved_tile128", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline | kMovedGrid>))),
           row("moved_tile256", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline | kMovedGrid>))),
           // The record's small tiles on a moved grid (pointers 1 element in), with the blocks per
-          // SM that ptxas gives them, or 9 (kMovedBlocks128: what the record asks for 2-byte
-          // types); and on aligned pointers with 9 blocks per SM.
+          // SM that ptxas gives them (8 for the 2-byte types) or with 9 asked for, so that the
+          // 33 x 33 tiles of a moved 2048 x 2048 grid fit on 132 SMs at once (they did not
+          // help); and on aligned pointers with 9 blocks per SM.
           at_offset(row("moved128_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures>))),
                     "moved128_offset1", 1),
           at_offset(row("moved128_9blocks_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures, 0, 9>))),

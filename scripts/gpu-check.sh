@@ -185,6 +185,9 @@ if want lab; then
   # sizes times torch.compile for the lab's comparison: peers_small), and two changes to the small tile.
   run lab_small lab_coarsen --dtype all --sizes 2048,3072,4096,6144,8192 \
     --kernels record,record_general,lean_tile128,lean_pairs128,tile128_no_cs,tile256_no_cs
+  # The record's small tiles on a moved grid (pointers 1 element in) with 9 blocks per SM asked for.
+  run lab_moved lab_coarsen --dtype all --sizes 2048,3072,4096,4896,11584 \
+    --kernels record,record_general,record_offset1,record_offset8,moved128_offset1,moved128_9blocks_offset1,tile128_9blocks
   run lab_small_orders lab_coarsen --dtype float,bf16,double --sizes 2048,3072,4096 \
     --kernels record,tile128_no_cs,tile128_no_cs_rows,tile128_no_cs_no_pairs,tile256_no_cs,headline_tile128
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384

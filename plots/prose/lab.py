@@ -288,6 +288,18 @@ def offset_gaps(dtype, kernel="record_offset1"):
                      for n in OFFSET_SIZES)
 
 
+def moved_nine_blocks(first, last=None):
+    """lab_moved, medians of its runs: the points that the small tiles on a moved grid lose with 9
+    blocks per SM (moved128_offset1 - moved128_9blocks_offset1), over the 2-byte types, at
+    first x first, or at the sizes from `first` to `last`."""
+    def at(dtype, kernel, n):
+        return _runs_median("lab_moved", dtype, kernel, (n, n))
+    sizes = sorted({r["rows"] for r in table("lab_moved").rows})
+    lo, hi = int(first), int(last if last is not None else first)
+    return span([at(d, "moved128_offset1", n) - at(d, "moved128_9blocks_offset1", n)
+                 for d in ("half", "bf16") for n in sizes if lo <= n <= hi])
+
+
 def offset_ratio(dtype, kernel, metric, base):
     """ncu_offset: `metric` of `kernel` (on offset pointers) over the aligned kernel `base`, at 4896 x 4896."""
     p = _shifted_profile("ncu_offset")
