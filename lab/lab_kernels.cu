@@ -44,6 +44,7 @@ std::vector<Kernel> coarsen_kernels() {
   using namespace coarsen;
   namespace ab = step07::ablation;
   auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose, launch); };
+  auto offset1 = [&](const std::string& name, auto launch) { return at_offset(row(name, launch), name, 1); };
   return {record_kernel(),
           at_offset(record_kernel(), "record_offset1", 1),  // offset pointers: in + 1 and out + 1
           at_offset(record_kernel(), "record_offset8", 8),  // 16 bytes for 2-byte types
@@ -81,10 +82,8 @@ std::vector<Kernel> coarsen_kernels() {
           // SM that ptxas gives them (8 for the 2-byte types) or with 9 asked for, so that the
           // 33 x 33 tiles of a moved 2048 x 2048 grid fit on 132 SMs at once (they did not
           // help); and on aligned pointers with 9 blocks per SM.
-          at_offset(row("moved128_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures>))),
-                    "moved128_offset1", 1),
-          at_offset(row("moved128_9blocks_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures, 0, 9>))),
-                    "moved128_9blocks_offset1", 1),
+          offset1("moved128_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures>))),
+          offset1("moved128_9blocks_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures, 0, 9>))),
           row("tile128_9blocks", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures & ~kMovedGrid, 9>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
           // The element path with 256 x 256-byte tiles (32 x 32 elements for `double`), and with
