@@ -58,7 +58,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "07_coarsen/kernel.cuh"  // pitch_is_128k_multiple
+#include "07_coarsen/kernel.cuh"  // slot, Pair, split_pairs, rows_16_aligned, pitch_is_128k_multiple
 #include "tp/async.cuh"
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
@@ -98,16 +98,13 @@ constexpr unsigned kBandColumns = 4;
 namespace detail {
 
 /// Shared-memory column of tile element (r, c) (tile width kCols elements, V = 16 / sizeof(T)).
-/// 16-byte path: XOR the 16-byte chunk index with (r / V) mod 8, so chunks stay whole.
-/// Element path: XOR the element index with r, as step 06 did (within the first 32 columns).
-// [swizzle]
+/// 16-byte path: step 07's chunk swizzle (step07::slot). Element path: XOR the element index
+/// with r, as step 06 did (within the first 32 columns).
 template <typename T, int kCols, bool kWide>
 __host__ __device__ constexpr int slot(int r, int c) {
-  constexpr int kV = 16 / sizeof(T);
-  if constexpr (kWide) return c ^ (((r / kV) & 7) * kV);  // chunk ^ (r / V) % 8; same element within the chunk
+  if constexpr (kWide) return step07::slot<T>(r, c);      // chunk ^ (r / V) % 8
   else return c ^ (r & ((kCols < 32 ? kCols : 32) - 1));  // element ^ r % 32 (or % kCols)
 }
-// [swizzle]
 
 template <bool kStreaming>
 __device__ __forceinline__ uint4 load16(const void* p) {
@@ -271,40 +268,10 @@ __device__ __forceinline__ uint4 pack16(Element element) {
   return packed;
 }
 
-/// The word of 2 adjacent elements of a tile row (the column pair (j, j + 1), j even).
-template <typename T>
-using Pair = std::conditional_t<sizeof(T) == 2, unsigned, std::conditional_t<sizeof(T) == 4, uint2, uint4>>;
-
-/// kV = 16 / sizeof(T) column pairs, pair k given by pair(k) (tile row k of the chunk),
-/// split into chunk `first` (tile column j: the low element of each pair) and chunk
-/// `second` (column j + 1: the high element).
-// [split_pairs]
-template <typename T, typename PairOf>
-__device__ __forceinline__ void split_pairs(PairOf pair, uint4& first, uint4& second) {
-  constexpr int kV = 16 / sizeof(T);
-  static_assert(sizeof(Pair<T>) == 2 * sizeof(T), "a pair holds 2 elements");
-  Pair<T> w[kV];
-#pragma unroll
-  for (int k = 0; k < kV; ++k) w[k] = pair(k);
-  if constexpr (sizeof(T) == 2) {
-    // 2 elements per 32-bit word: PRMT takes the low halves of two words, or the high halves.
-    unsigned a[4], b[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      a[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);
-      b[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);
-    }
-    first = make_uint4(a[0], a[1], a[2], a[3]);
-    second = make_uint4(b[0], b[1], b[2], b[3]);
-  } else if constexpr (sizeof(T) == 4) {
-    first = make_uint4(w[0].x, w[1].x, w[2].x, w[3].x);
-    second = make_uint4(w[0].y, w[1].y, w[2].y, w[3].y);
-  } else {
-    first = make_uint4(w[0].x, w[0].y, w[1].x, w[1].y);
-    second = make_uint4(w[0].z, w[0].w, w[1].z, w[1].w);
-  }
-}
-// [split_pairs]
+/// Column pairs: step 07's word of 2 adjacent elements of a tile row and its split into two
+/// chunks (step07::Pair, step07::split_pairs).
+using step07::Pair;
+using step07::split_pairs;
 
 /// Band orders: `lines` lines of tiles (tile rows or tile columns), each `length` tiles long,
 /// grouped in bands of `band` neighbouring lines (the last band may be narrower). Tile t is
@@ -357,13 +324,7 @@ constexpr bool shape_16(int rows, int cols) {
   return rows % kV == 0 && cols % kV == 0;
 }
 
-/// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e. the
-/// pointers are and rows and cols are multiples of V = 16 / sizeof(T).
-template <typename T>
-bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
-  return shape_16<T>(rows, cols) && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
-         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-}
+using step07::rows_16_aligned;  // the 16-byte path's condition: 16-byte aligned rows
 
 /// The moved grid's offset for a tile side of kBytes: the elements of T from the last
 /// multiple of kBytes to p. A grid that starts this many elements before p gives every tile
@@ -557,10 +518,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
           // Without kMovedGrid c0 + j and cols are even (cols is a multiple of V), so row
           // j + 1 is inside where row j is; with it, either may be.
           if (outside(j, q) && (!kMoved || outside(j + 1, q))) continue;
+          detail::Pair<T> w[kV];  // the column pair (j, j + 1) of the chunk's kV tile rows
+#pragma unroll
+          for (int k = 0; k < kV; ++k) w[k] = *reinterpret_cast<const detail::Pair<T>*>(&at(buffer, q * kV + k, j));
           uint4 first, second;
-          detail::split_pairs<T>(
-              [&](int k) { return *reinterpret_cast<const detail::Pair<T>*>(&at(buffer, q * kV + k, j)); }, first,
-              second);
+          detail::split_pairs<T>(w, first, second);
           put_checked(j, q, first);
           put_checked(j + 1, q, second);
         }
@@ -700,15 +662,15 @@ constexpr unsigned kRecordFeatures = (kHeadline & ~kStreaming) | kMovedGrid;
 /// step 07's: step07::pitch_is_128k_multiple.
 using step07::pitch_is_128k_multiple;
 
-/// Whether `tiles` blocks give the GPU fewer than `waves` waves of blocks, a wave being 8
-/// blocks of 256 threads per SM (the most an SM holds).
-inline bool fewer_waves(std::size_t tiles, int waves, int sms) {
-  return tiles < std::size_t(waves) * 8 * std::size_t(sms);
+/// Whether `tiles` blocks give the GPU fewer than `waves` waves of blocks, a wave being as
+/// many blocks of 256 threads as the SMs hold (gpu.wave(256): 8 per SM of 2048 threads).
+inline bool fewer_waves(std::size_t tiles, int waves, const Residency& gpu) {
+  return tiles < std::size_t(waves) * gpu.wave(256);
 }
 
 /// Whether a matrix of `tiles` tiles gives the GPU fewer than 3 waves of blocks. The last wave
 /// is then a large part of the time, and a partly filled one leaves SMs idle.
-inline bool few_waves(std::size_t tiles, int sms) { return fewer_waves(tiles, 3, sms); }
+inline bool few_waves(std::size_t tiles, const Residency& gpu) { return fewer_waves(tiles, 3, gpu); }
 
 /// The 256 x 256-byte tiles of a rows x cols matrix of T (the record's large tiles).
 template <typename T>
@@ -721,11 +683,11 @@ std::size_t tiles256(int rows, int cols) {
 /// rather than the element path: where there are fewer than 24 waves of them, squares up to
 /// n = 5088 on 132 SMs. lab_double_odd measured the packed tiles ahead at 2051 to 4899 and
 /// behind from 6143 up (three runs); the switch lies between.
-inline bool packed_double(std::size_t tiles, int sms) { return fewer_waves(tiles, 24, sms); }
+inline bool packed_double(std::size_t tiles, const Residency& gpu) { return fewer_waves(tiles, 24, gpu); }
 
 /// Whether `tiles` blocks of 256 threads fill at most one wave (the shifted path's choice of
 /// 128-byte tiles for odd cols).
-inline bool one_wave_or_less(std::size_t tiles, int sms) { return tiles <= std::size_t(8) * std::size_t(sms); }
+inline bool one_wave_or_less(std::size_t tiles, const Residency& gpu) { return tiles <= gpu.wave(256); }
 
 /// The headline on the 16-byte path with square tiles of kTileBytes x kTileBytes bytes and
 /// kThreads threads: kFeatures (a column-major order), with two interleaved regions of tiles
@@ -1326,10 +1288,10 @@ void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStrea
   check_shape(rows, cols);
   const bool rows16 = detail::shape_16<T>(rows, cols);  // 16-byte rows, wherever the pointers are
   const std::size_t tiles = tiles256<T>(rows, cols);
-  const int sms = sm_count();
-  const bool small = few_waves(tiles, sms);
+  const Residency gpu = residency();
+  const bool small = few_waves(tiles, gpu);
   if (!rows16 && sizeof(T) == 8) {
-    if (packed_double(tiles, sms)) return transpose_shifted<256, 256, false, 32, kEvictFirst>(out, in, rows, cols, stream);
+    if (packed_double(tiles, gpu)) return transpose_shifted<256, 256, false, 32, kEvictFirst>(out, in, rows, cols, stream);
     return transpose_elements64(out, in, rows, cols, stream);
   }
   if (rows16) {
@@ -1341,8 +1303,8 @@ void transpose_record_general(T* out, const T* in, int rows, int cols, cudaStrea
   } else {
     const std::size_t large_tiles = std::size_t(ceil_div(unsigned(rows), unsigned(kLargeRows))) *
                                     ceil_div(unsigned(cols), unsigned(kLargeRowBytes / sizeof(T)));
-    if (one_wave_or_less(tiles, sms)) transpose_shifted_few_waves<128, 128, kEvictFirst>(out, in, rows, cols, stream);
-    else if (!few_waves(2 * large_tiles, sms)) transpose_shifted_large<32, kEvictFirst>(out, in, rows, cols, stream);
+    if (one_wave_or_less(tiles, gpu)) transpose_shifted_few_waves<128, 128, kEvictFirst>(out, in, rows, cols, stream);
+    else if (!few_waves(2 * large_tiles, gpu)) transpose_shifted_large<32, kEvictFirst>(out, in, rows, cols, stream);
     else if constexpr (sizeof(T) == 2) transpose_shifted_flat<kEvictFirst>(out, in, rows, cols, stream);
     else transpose_shifted<256, 256, true, 32, kEvictFirst>(out, in, rows, cols, stream);
   }

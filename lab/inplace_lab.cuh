@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "08_inplace/kernel.cuh"  // pair_of
 #include "coarsen_lab.cuh"
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
@@ -52,16 +53,7 @@ enum class Grid {
 
 namespace detail {
 
-/// Tile pair p -> its tile (i, j), i <= j, where p = j (j + 1) / 2 + i: pairs are numbered
-/// column by column through the upper triangle of the m x m tiles, diagonal included.
-// [pair]
-__host__ __device__ inline void pair_of(std::size_t p, std::size_t& i, std::size_t& j) {
-  j = std::size_t((sqrt(8.0 * double(p) + 1.0) - 1.0) / 2.0);  // largest j with j (j + 1) / 2 <= p,
-  while (j * (j + 1) / 2 > p) --j;                             // up to the rounding of sqrt,
-  while ((j + 1) * (j + 2) / 2 <= p) ++j;                      // which these two lines correct
-  i = p - j * (j + 1) / 2;
-}
-// [pair]
+using step08::pair_of;  // tile pair p -> its tile (i, j), numbered column by column
 
 // [diagonal]
 /// Tile pair p -> its tile (i, j = i + d) when the pairs of m x m tiles are numbered diagonal

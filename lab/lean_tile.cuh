@@ -57,9 +57,11 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
     for (int i = 0; i < kPerThread / 2; ++i) {
       const int idx = threadIdx.x + i * kThreads;
       const int q = idx % kChunks, j = 2 * (idx / kChunks);  // chunk q of output rows j and j + 1
+      step07::Pair<T> w[kV];  // the column pair (j, j + 1) of the chunk's kV tile rows
+#pragma unroll
+      for (int k = 0; k < kV; ++k) w[k] = *reinterpret_cast<const step07::Pair<T>*>(&at(q * kV + k, j));
       uint4 first, second;
-      coarsen::detail::split_pairs<T>(
-          [&](int k) { return *reinterpret_cast<const coarsen::detail::Pair<T>*>(&at(q * kV + k, j)); }, first, second);
+      step07::split_pairs<T>(w, first, second);
       tp::store16(out + (c0 + j) * rows + r0 + q * kV, first);
       tp::store16(out + (c0 + j + 1) * rows + r0 + q * kV, second);
     }
@@ -84,7 +86,7 @@ bool fits(const T* out, const T* in, int rows, int cols) {
   constexpr int kSide = kTileBytes / sizeof(T);
   auto on_line = [](const T* p) { return reinterpret_cast<std::uintptr_t>(p) % kTileBytes == 0; };
   return rows > 0 && cols > 0 && rows % kSide == 0 && cols % kSide == 0 && on_line(out) && on_line(in) &&
-         std::size_t(rows) * std::size_t(cols) <= 0xFFFFFFFFu && cols / kSide <= 65535;
+         std::size_t(rows) * std::size_t(cols) <= 0xFFFFFFFFu && unsigned(cols / kSide) <= kMaxGridY;
 }
 
 /// Launches lean_kernel on a matrix it takes (fits()).

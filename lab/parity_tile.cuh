@@ -125,7 +125,7 @@ template <int kSide, typename T>
 bool fits(const T* out, const T* in, int rows, int cols) {
   auto on_element = [](const T* p) { return reinterpret_cast<std::uintptr_t>(p) % 8 == 0; };
   return sizeof(T) == 8 && rows > 0 && cols > 0 && on_element(out) && on_element(in) &&
-         ceil_div(unsigned(cols), unsigned(kSide)) <= 65535u;
+         ceil_div(unsigned(cols), unsigned(kSide)) <= kMaxGridY;
 }
 
 /// Out-of-place transpose with parity_kernel where it fits(); `fallback(out, in, rows, cols,

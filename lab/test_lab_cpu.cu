@@ -106,40 +106,72 @@ TEST(LabCoarsen, SharedTilesAndRegionsFollowTheFeatures) {
   EXPECT_EQ(detail::tile_regions(kHeadline | kInterleave), 2u);
 }
 
+// GPUs the record's choices are checked on: SMs, resident threads and blocks per SM.
+constexpr tp::Residency kH200{132, 2048, 32};
+constexpr tp::Residency kA100{108, 2048, 32};
+constexpr tp::Residency kRtx46{46, 1536, 16};  // an RTX card of 46 SMs (compute capability 8.6/8.9)
+constexpr tp::Residency kT4{40, 1024, 16};
+
+// A wave: blocks of a size that the SMs hold at once, by threads and by the block limit.
+TEST(LabCoarsen, AWaveIsWhatTheSmsHold) {
+  EXPECT_EQ(kH200.wave(256), 132u * 8);
+  EXPECT_EQ(kH200.wave(128), 132u * 16);
+  EXPECT_EQ(kH200.wave(32), 132u * 32);  // the block limit, not 64 blocks of 32 threads
+  EXPECT_EQ(kRtx46.wave(256), 46u * 6);
+  EXPECT_EQ(kT4.wave(128), 40u * 8);
+}
+
 // The record kernel takes 128 x 128-byte tiles where 256 x 256-byte tiles would give fewer
-// than 3 waves of 8 blocks per SM.
+// than 3 waves of 256-thread blocks.
 TEST(LabCoarsen, SmallTilesBelowThreeWaves) {
   using tp::lab::coarsen::few_waves;
-  EXPECT_TRUE(few_waves(0, 132));
-  EXPECT_TRUE(few_waves(3 * 8 * 132 - 1, 132));
-  EXPECT_FALSE(few_waves(3 * 8 * 132, 132));
-  EXPECT_TRUE(few_waves(32 * 32, 132));     // float 2048 x 2048: 1024 tiles of 64 x 64
-  EXPECT_FALSE(few_waves(64 * 64, 132));    // double 2048 x 2048: 4096 tiles of 32 x 32
-  EXPECT_FALSE(few_waves(64 * 64, 114));    // the same on a GPU of 114 SMs
-  EXPECT_TRUE(few_waves(64 * 64, 180));     // and of 180 SMs
+  EXPECT_TRUE(few_waves(0, kH200));
+  EXPECT_TRUE(few_waves(3 * 8 * 132 - 1, kH200));
+  EXPECT_FALSE(few_waves(3 * 8 * 132, kH200));
+  EXPECT_TRUE(few_waves(32 * 32, kH200));   // float 2048 x 2048: 1024 tiles of 64 x 64
+  EXPECT_FALSE(few_waves(64 * 64, kH200));  // double 2048 x 2048: 4096 tiles of 32 x 32
+  EXPECT_FALSE(few_waves(64 * 64, tp::Residency{114, 2048, 32}));  // the same on a GPU of 114 SMs
+  EXPECT_TRUE(few_waves(64 * 64, tp::Residency{180, 2048, 32}));   // and of 180 SMs
+}
+
+// One of the record's switches for squares: the largest n for which `takes(n, gpu)` holds is
+// `last` (it holds there and not at last + 1).
+template <typename Takes>
+void expect_last_square(Takes takes, const tp::Residency& gpu, int last, const char* what) {
+  EXPECT_TRUE(takes(last, gpu)) << what << " at " << last << " on " << gpu.sms << " SMs";
+  EXPECT_FALSE(takes(last + 1, gpu)) << what << " at " << last + 1 << " on " << gpu.sms << " SMs";
 }
 
 // The record's switches between kernels fall where its docs say, for squares on 132 SMs: the
 // 128-byte tiles up to 3584 (`float`), the lean tile up to 5056 (`float`) and 2880 (the 2-byte
-// types; never `double`), the packed shifted tiles for odd `double` up to 5088.
+// types; never `double`), the packed shifted tiles for odd `double` up to 5088. On other GPUs
+// they move with the waves: by the SMs and the threads an SM holds.
 TEST(LabRecord, SwitchesFallWhereTheDocsSay) {
   using namespace tp::lab;
-  auto small = [](int n) { return coarsen::few_waves(coarsen::tiles256<float>(n, n), 132); };
-  EXPECT_TRUE(small(3584));
-  EXPECT_FALSE(small(3585));
-  EXPECT_TRUE(lean_for<float>(5056, 5056, 132));
-  EXPECT_FALSE(lean_for<float>(5057, 5057, 132));
-  EXPECT_FALSE(lean_for<float>(6144, 6144, 132));  // measured behind the general record there
-  EXPECT_FALSE(lean_for<double>(2048, 2048, 132));
-  EXPECT_TRUE(lean_for<__half>(2048, 2048, 132));
-  EXPECT_TRUE(lean_for<__half>(2880, 2880, 132));
-  EXPECT_FALSE(lean_for<__half>(2944, 2944, 132));
-  EXPECT_FALSE(lean_for<__half>(3072, 3072, 132));  // measured behind the general record there
-  auto packed = [](int n) { return coarsen::packed_double(coarsen::tiles256<double>(n, n), 132); };
-  EXPECT_TRUE(packed(4899));
-  EXPECT_TRUE(packed(5088));
-  EXPECT_FALSE(packed(5089));
-  EXPECT_FALSE(packed(6143));  // measured behind the element path there
+  auto small = [](int n, const tp::Residency& gpu) { return coarsen::few_waves(coarsen::tiles256<float>(n, n), gpu); };
+  auto lean_float = [](int n, const tp::Residency& gpu) { return lean_for<float>(n, n, gpu); };
+  auto lean_half = [](int n, const tp::Residency& gpu) { return lean_for<__half>(n, n, gpu); };
+  auto packed = [](int n, const tp::Residency& gpu) { return coarsen::packed_double(coarsen::tiles256<double>(n, n), gpu); };
+  expect_last_square(small, kH200, 3584, "128-byte tiles");
+  expect_last_square(lean_float, kH200, 5056, "lean float");
+  expect_last_square(lean_half, kH200, 2880, "lean half");
+  expect_last_square(packed, kH200, 5088, "packed double");
+  EXPECT_FALSE(lean_for<float>(6144, 6144, kH200));  // measured behind the general record there
+  EXPECT_FALSE(lean_for<double>(2048, 2048, kH200));
+  EXPECT_FALSE(lean_for<__half>(3072, 3072, kH200));  // measured behind the general record there
+  EXPECT_FALSE(packed(6143, kH200));                  // measured behind the element path there
+  // 108 SMs of 2048 threads (A100): waves of 864 blocks of 256 threads, 1728 of 128.
+  expect_last_square(small, kA100, 3200, "128-byte tiles");
+  expect_last_square(lean_float, kA100, 4544, "lean float");
+  expect_last_square(lean_half, kA100, 2624, "lean half");
+  // 46 SMs of 1536 threads: waves of 276 and 552 blocks.
+  expect_last_square(small, kRtx46, 1792, "128-byte tiles");
+  expect_last_square(lean_float, kRtx46, 2560, "lean float");
+  expect_last_square(lean_half, kRtx46, 1472, "lean half");
+  // 40 SMs of 1024 threads (T4): waves of 160 and 320 blocks.
+  expect_last_square(small, kT4, 1344, "128-byte tiles");
+  expect_last_square(lean_float, kT4, 1920, "lean float");
+  expect_last_square(lean_half, kT4, 1088, "lean half");
 }
 
 // At few waves the record starts the chunks of 2-byte types on 16 bytes, unless every output

@@ -16,6 +16,7 @@ values   instead of rows/value: these CSV columns (comma separated) become the r
          the Nsight Compute metrics of source=ncu
 X_eq=V   keep only CSV rows whose column X equals V (any number of these)
 X_in=V,W keep only CSV rows whose column X is one of V, W, ... (any number of these)
+X_ne=V   leave out CSV rows whose column X equals V (e.g. step_ne=lab: the main line only)
 
 A table can also divide one source by another, row by row (same step, kernel, dtype and
 shape), e.g. how much a warm L2 inflates GB/s:
@@ -194,6 +195,8 @@ def render(spec_text):
             rows = [r for r in rows if r[name[:-3]] == want]
         if name.endswith("_in"):
             rows = [r for r in rows if r[name[:-3]] in want.split(",")]
+        if name.endswith("_ne"):
+            rows = [r for r in rows if r[name[:-3]] != want]
     if not rows:
         raise SystemExit(f"tables.py: no rows in {path.name} for '{spec_text}'")
     col_keys = list(dict.fromkeys(r[spec["cols"]] for r in rows))

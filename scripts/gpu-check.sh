@@ -11,6 +11,8 @@
 #   LARGE_REGEX=07_         which large tests run (a ctest -R regex; default: all)
 #   SANITIZE_FILTER='*07_*' which gpu tests the sanitizers run (a gtest filter; default: all)
 #   SANITIZERS="racecheck"  which compute-sanitizer tools run (default: memcheck racecheck synccheck)
+#   TUNE=1                  also build the lab's tuning programs (-DTP_LAB_TUNE=ON; minutes more to
+#                           compile) and run them in the lab part (lab_tune, lab_inplace_tune)
 #   TP_GIT_SHA=abc123       the commit to record in CSVs and summaries, for a copy of the tree
 #                           whose .git is missing or not the tree's (default: git rev-parse HEAD)
 #
@@ -46,7 +48,8 @@ fail() { note "FAIL: $1"; failed=1; }
 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-if ! { cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTP_EXERCISES=ON -DTP_LAB=ON &&
+if ! { cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTP_EXERCISES=ON -DTP_LAB=ON \
+         -DTP_LAB_TUNE="$([ "${TUNE:-0}" = 1 ] && echo ON || echo OFF)" &&
        cmake --build "$build" -j "$jobs"; } >"$logs/build.log" 2>&1; then
   tail -n 40 "$logs/build.log"
   fail "build (see build.log)"
@@ -191,8 +194,10 @@ if want lab; then
   run lab_small_orders lab_coarsen --dtype float,bf16,double --sizes 2048,3072,4096 \
     --kernels record,tile128_no_cs,tile128_no_cs_rows,tile128_no_cs_no_pairs,tile256_no_cs,headline_tile128
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
-  run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
-  run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384
+  if [ "${TUNE:-0}" = 1 ]; then
+    run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
+    run lab_inplace_tune lab_inplace_tune --dtype all --sizes 8192,16384
+  fi
   run lab_inplace_rect lab_inplace_rect --dtype all --sizes 8192x16384,10000x7000
 fi
 profile_as() {  # profile_as SOURCE ARGS...: scripts/profile.sh with profile_once ARGS -> results/SOURCE_gpu_day.csv

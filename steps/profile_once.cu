@@ -1,8 +1,9 @@
-// profile_once: launches every registered kernel, the lab's record kernel (and cuBLAS) exactly
+// profile_once: launches every registered kernel (and cuBLAS) exactly
 // once per case, with no timing, flushing or verification kernels in between, so that a
 // profiler sees one launch per kernel. scripts/profile.sh runs it under Nsight Compute and
 // matches the profiler's rows to the "launch," lines this program prints, in order.
-// lab_profile_once (built with -DTP_LAB=ON) is the same program with all the lab's kernels.
+// lab_profile_once (built with -DTP_LAB=ON) is the same program with all the lab's kernels
+// after the main line's (steps/extra_kernels.hpp).
 //
 //   ncu --clock-control none -o report build/bin/profile_once --sizes 8192 --dtype float,half
 //   ... profile_once --sizes 11584 --dtype half --kernels copy_vec16,coarsen   (a subset, by name)
@@ -11,14 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "extra_kernels.hpp"
 #include "references.cuh"
-#include "launchers.hpp"
 #include "registry.hpp"
-#ifdef TP_PROFILE_LAB
-#include "lab_kernels.hpp"
-#else
-#include "record.hpp"
-#endif
 
 int main(int argc, char** argv) {
   return tp::guarded_main([&] {
@@ -34,10 +30,8 @@ int main(int argc, char** argv) {
     const tp::DeviceInfo device = tp::query_device(0);
     const tp::references::Libraries libraries;
     std::vector<tp::Kernel> kernels = tp::registry::all();
-#ifdef TP_PROFILE_LAB
-    for (tp::Kernel& k : tp::lab::all()) kernels.push_back(std::move(k));
-#else
-    kernels.push_back(tp::lab::record_kernel());
+#ifdef TP_EXTRA_KERNELS
+    for (tp::Kernel& k : tp::extra::kernels()) kernels.push_back(std::move(k));  // lab_profile_once
 #endif
     for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
     kernels = tp::registry::only_named(std::move(kernels), options.kernels);

@@ -1,6 +1,6 @@
 // tour: every registered step in order, beside cudaMemcpy (the ceiling) and cuBLAS; the
-// out-of-place steps, the lab's record kernel (lab/README.md), the libraries, then the in-place
-// step (square shapes only).
+// out-of-place steps, the libraries, then the in-place step (square shapes only). Built with
+// -DTP_LAB=ON, it shows the lab's fastest kernel after the main line's (steps/extra_kernels.hpp).
 //
 //   build/bin/tour                       fp32 at 2048, 4096, 8192, 16384 square
 //   build/bin/tour --dtype all --csv results.csv
@@ -11,15 +11,15 @@
 #include <utility>
 #include <vector>
 
-#include "record.hpp"
+#include "extra_kernels.hpp"
 #include "references.cuh"
 #include "launchers.hpp"
 #include "registry.hpp"
 
 namespace {
 
-// One case's progression: each step's headline kernel, then the library references. The lab's
-// row is compared with the step before it but is not a step itself.
+// One case's progression: each step's headline kernel, then the library references. A lab
+// row (-DTP_LAB=ON) is compared with the step before it but is not a step itself.
 void print_case(const std::vector<tp::Measurement>& results) {
   tp::Table table({"step", "kernel", "ms", "GB/s", "% memcpy", "x prev step", "x first transpose"}, 2);
   const tp::Measurement* prev_step = nullptr;
@@ -86,7 +86,9 @@ int main(int argc, char** argv) {
     for (tp::Kernel& k : tp::registry::all()) {
       if (k.in_tour) (k.op == tp::Op::transpose_inplace ? inplace : kernels).push_back(std::move(k));
     }
-    kernels.push_back(tp::lab::record_kernel());  // the lab's fastest, after the main line
+#ifdef TP_EXTRA_KERNELS
+    for (tp::Kernel& k : tp::extra::kernels()) kernels.push_back(std::move(k));  // the lab's fastest
+#endif
     for (tp::Kernel& k : libraries.kernels()) kernels.push_back(std::move(k));
     for (tp::Kernel& k : inplace) kernels.push_back(std::move(k));
 

@@ -7,9 +7,9 @@ marker comments, and plots/tables.py writes it there from a function of this pac
     The two passes reach <!-- value lab.two_pass_8192 -->42.9 to 43.4%<!-- /value --> ...
 
 `lab.two_pass_8192` is the function `two_pass_8192` of plots/prose/lab.py; it returns the text
-to show. One module per part of the docs (lab.py for lab/README.md, docs.py for the chapters
-and the other pages). The helpers below read the CSVs the same way the tables do (the newest
-file of a source). Standard library only.
+to show. One module per part of the docs (lab.py for lab/README.md, steps.py for the chapters,
+pages.py for the README and the other pages). The helpers below read the CSVs the same way
+the tables do (the newest file of a source). Standard library only.
 """
 import importlib
 from decimal import ROUND_HALF_UP, Decimal

@@ -61,7 +61,6 @@ void copy_naive(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0
 // ---------------------------------------------------------------------------------------
 constexpr int kTileCols = 32;  // threads along a row: one warp reads 32 consecutive elements
 constexpr int kTileRows = 8;   // warps per block, one row each
-constexpr unsigned kMaxGridY = 65535;
 
 // [copy_2d]
 template <typename T>

@@ -4,7 +4,7 @@
 // misses L2, so the time per load is the DRAM latency of an otherwise idle GPU.
 //
 //   build/bin/00_latency                      print the latency
-//   build/bin/00_latency --csv latency.csv    and append it to a CSV file (DESIGN.md's columns:
+//   build/bin/00_latency --csv latency.csv    and append it to a CSV file (docs/method.md's columns:
 //                                             rows = loads, ms_median per lap of them all)
 #include <CLI/CLI.hpp>
 
@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     std::printf("%s\n%zu dependent loads over %.0f MB, median of %d laps: %.0f ns per load (DRAM latency, "
                 "idle GPU); SM clock %.0f MHz%s\n", device.summary().c_str(), lines, bytes / 1e6, kLaps, ns, mhz,
                 closed ? "" : "; ERROR: the chain did not close");
-    if (!csv.empty()) {  // DESIGN.md's columns: one row, the chase as a kernel of `lines` 8-byte loads
+    if (!csv.empty()) {  // docs/method.md's columns: one row, the chase as a kernel of `lines` 8-byte loads
       tp::CsvRow row{device.name, device.cc(), device.cuda(), tp::git_sha(), "00_copy", "pointer_chase", "u64"};
       row.rows = (long long)lines;
       row.cols = 1;

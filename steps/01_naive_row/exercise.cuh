@@ -28,7 +28,6 @@ namespace tp::step01::exercise {
 
 constexpr int kTileCols = 32;          // threads along an input row: a warp reads 32 consecutive elements
 constexpr int kTileRows = 8;           // warps per block, one input row each
-constexpr unsigned kMaxGridY = 65535;  // the grid's y limit; rows beyond it are covered by the loop
 
 template <typename T>
 __global__ void naive_row_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {

@@ -24,7 +24,6 @@ namespace tp::step01 {
 
 constexpr int kTileCols = 32;          // threads along an input row: a warp reads 32 consecutive elements
 constexpr int kTileRows = 8;           // warps per block, one input row each
-constexpr unsigned kMaxGridY = 65535;  // the grid's y limit; rows beyond it are covered by the loop
 
 // [naive_row]
 template <typename T>

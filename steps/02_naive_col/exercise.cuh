@@ -29,7 +29,6 @@ namespace tp::step02::exercise {
 
 constexpr int kTileCols = 32;          // threads along an output row
 constexpr int kTileRows = 8;           // warps per block, one output row each
-constexpr unsigned kMaxGridY = 65535;  // the grid's y limit; output rows beyond it are covered by the loop
 
 template <typename T>
 __global__ void naive_col_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {

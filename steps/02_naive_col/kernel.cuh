@@ -28,7 +28,6 @@ namespace tp::step02 {
 
 constexpr int kTileCols = 32;          // threads along an output row: a warp stores 32 consecutive elements
 constexpr int kTileRows = 8;           // warps per block, one output row each
-constexpr unsigned kMaxGridY = 65535;  // the grid's y limit; output rows beyond it are covered by the loop
 
 // [naive_col]
 template <typename T>

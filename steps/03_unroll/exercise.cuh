@@ -30,7 +30,6 @@ namespace tp::step03::exercise {
 constexpr int kTileCols = 32;  // threads along an output row (threadIdx.x): one warp stores 32
 constexpr int kTileRows = 8;   // warps per block (threadIdx.y), output rows 8 apart
 constexpr int kUnroll = 4;     // K of step 03's transpose: output rows per thread per pass
-constexpr unsigned kMaxGridY = 65535;
 
 template <int K, typename T>
 __global__ void transpose_unroll_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {

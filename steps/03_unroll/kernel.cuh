@@ -31,7 +31,6 @@ namespace tp::step03 {
 
 constexpr int kTileCols = 32;  // threads along an output row (threadIdx.x): one warp stores 32
 constexpr int kTileRows = 8;   // warps per block (threadIdx.y), output rows 8 apart
-constexpr unsigned kMaxGridY = 65535;
 
 // [unroll]
 template <int K, typename T>

@@ -31,7 +31,6 @@ namespace tp::step04::exercise {
 
 constexpr int kBlockX = 32;  // threads along an output row: one 16-byte chunk each
 constexpr int kBlockY = 8;   // warps per block, one output row each
-constexpr unsigned kMaxGridY = 65535;
 
 template <typename T, bool kStore16>
 __global__ void vec16_store_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {

@@ -34,7 +34,6 @@ namespace tp::step04 {
 
 constexpr int kBlockX = 32;  // threads along an output row: a warp covers 32 chunks = 512 bytes
 constexpr int kBlockY = 8;   // warps per block, one output row each
-constexpr unsigned kMaxGridY = 65535;
 
 /// Transposes with one 16-byte chunk (V elements) of an output row per thread. kStore16:
 /// one 16-byte store per chunk (needs 16-byte aligned output rows); otherwise V scalar stores.

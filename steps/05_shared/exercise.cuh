@@ -33,7 +33,6 @@ namespace tp::step05::exercise {
 
 constexpr int kTile = 32;              // the tile is kTile x kTile elements; a warp covers one tile row
 constexpr int kBlockRows = 8;          // warps per block: each thread moves kTile / kBlockRows = 4 elements
-constexpr unsigned kMaxGridY = 65535;  // the grid's y limit; tile rows beyond it are covered by the loop
 
 template <typename T>
 __global__ void shared_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {

@@ -34,7 +34,6 @@ namespace tp::step06::exercise {
 
 constexpr int kTile = 32;              // the tile is kTile x kTile elements; a warp covers one tile row
 constexpr int kBlockRows = 8;          // warps per block: each thread moves kTile / kBlockRows = 4 elements
-constexpr unsigned kMaxGridY = 65535;  // the grid's y limit; tile rows beyond it are covered by the loop
 
 /// Shared-memory column of tile element (r, c), r and c in [0, 32). For 4-byte T a tile row
 /// is 128 bytes, one word per bank, so element (r, c) ends up in bank slot(r, c).

@@ -26,7 +26,6 @@ namespace tp::step06 {
 
 enum class Layout { padded, swizzled };  // how a tile row is laid out in shared memory
 
-constexpr unsigned kMaxGridY = 65535;  // the grid's y limit; tile rows beyond it are covered by the loop
 
 // [layout]
 /// Shared-memory column of tile element (r, c): c itself when padded (the padding does the

@@ -33,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "07_coarsen/kernel.cuh"  // the chunk swizzle (slot)
 #include "08_inplace/cycles.cuh"
 #include "08_inplace/rect.cuh"
 #include "tp/async.cuh"
@@ -58,9 +59,8 @@ __host__ __device__ inline void pair_of(std::size_t p, std::size_t& i, std::size
 /// chunk swizzle (chunk c / V XOR (r / V) mod 8). Element path: step 06's c XOR r.
 template <typename T, int kTile, bool kWide>
 __host__ __device__ constexpr int slot(int r, int c) {
-  constexpr int kV = 16 / sizeof(T);
-  if constexpr (kWide) return c ^ (((r / kV) & 7) * kV);  // (r / V) mod 8
-  else return c ^ (r & (kTile - 1));                      // r mod 32
+  if constexpr (kWide) return step07::slot<T>(r, c);  // (r / V) mod 8
+  else return c ^ (r & (kTile - 1));                  // r mod 32
 }
 
 // [inplace]

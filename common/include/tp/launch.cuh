@@ -12,12 +12,42 @@
 
 namespace tp {
 
+/// The largest gridDim.y a launch may ask for. A kernel whose rows (or tiles) would need more
+/// blocks along y launches this many and loops over the rest.
+constexpr unsigned kMaxGridY = 65535;
+
 /// The number of SMs of the current device.
 inline int sm_count() {
   int device = 0, sms = 0;
   TP_CUDA_CHECK(cudaGetDevice(&device));
   TP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return sms;
+}
+
+/// What the SMs of a GPU hold at once, as far as threads and the block limit go (registers
+/// and shared memory aside): the unit of choices that count waves of blocks, so that a choice
+/// made from one GPU's measurements scales to another GPU's SMs.
+struct Residency {
+  int sms = 0;             ///< streaming multiprocessors (132 on an H100 SXM or H200)
+  int threads_per_sm = 0;  ///< resident threads per SM (2048 on an A100, H100, H200; 1536 on RTX 30/40)
+  int blocks_per_sm = 0;   ///< resident blocks per SM (32 on an A100, H100, H200; 16 on RTX 30/40)
+
+  /// Blocks of `threads` threads that the whole GPU holds at once: one wave.
+  std::size_t wave(int threads) const {
+    const int per_sm = threads_per_sm / threads < blocks_per_sm ? threads_per_sm / threads : blocks_per_sm;
+    return std::size_t(sms) * std::size_t(per_sm);
+  }
+};
+
+/// The Residency of the current device.
+inline Residency residency() {
+  int device = 0;
+  Residency r;
+  TP_CUDA_CHECK(cudaGetDevice(&device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&r.sms, cudaDevAttrMultiProcessorCount, device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&r.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  TP_CUDA_CHECK(cudaDeviceGetAttribute(&r.blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, device));
+  return r;
 }
 
 /// How many blocks of `threads` threads of `kernel` fit on the whole GPU at once: the grid

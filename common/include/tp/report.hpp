@@ -26,7 +26,7 @@ class Table {
 /// printf-style formatting into a std::string, e.g. format("%.2f", x).
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/// The CSV columns, in order (DESIGN.md).
+/// The CSV columns, in order (docs/method.md, "The results files").
 inline constexpr const char* kCsvHeader =
     "gpu,cc,cuda,git_sha,step,kernel,dtype,rows,cols,bytes,reps,ms_median,ms_min,ms_max,gbps,"
     "pct_of_memcpy,verified";
