@@ -1,6 +1,7 @@
 /// @file steps/08_inplace/rect.cuh
 /// @brief Step 08 for rectangles: the in-place transpose of any rows x cols matrix, in three
-/// passes that each permute elements only within columns or only within rows.
+/// passes (two when the sides are coprime) that each permute elements only within columns or
+/// only within rows.
 ///
 /// The decomposition (Catanzaro, Keller and Garland, PPoPP 2014, written here as gathers):
 /// m = rows, n = cols, c = gcd(m, n), a = m / c, b = n / c. The matrix stays an m x n grid
@@ -14,7 +15,8 @@
 /// adjacent columns (2 to 32 bytes of every row), the full height, in shared memory. A block
 /// reads its row or panel, waits at the barrier, and writes it back permuted: no other block
 /// touches those elements, so nothing is overwritten before it is read. Each pass reads and
-/// writes the whole matrix once; the lab's chapter measures each one beside cudaMemcpy.
+/// writes the whole matrix once; step 08's chapter on rectangles (rectangles.md) measures each
+/// one beside cudaMemcpy. rect_reference.cuh is the same passes written plainly.
 ///
 /// Extra device memory: none while a row (cols x sizeof(T)) and one column (rows x
 /// sizeof(T)) fit in a block's shared memory (227 KB on H100 and H200). Beyond that, a
