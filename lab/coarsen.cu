@@ -1,7 +1,7 @@
-// lab_coarsen: the main line's headline (step 07) beside the lab's out-of-place variants:
-// the record kernel, the evict-first hints on the loads, the store layouts, the tile orders,
-// the regions, double buffering, a persistent grid and bulk (TMA) stores. The deep dive's
-// tables come from this program's CSV.
+// lab_coarsen: the main line's headline (step 07) beside the lab's out-of-place variants
+// (lab/lab_kernels.cu): the record kernel and its paths for odd shapes and offset pointers,
+// the lean tile, the evict-first hints, the store layouts, the tile orders, the regions and
+// the occupancy rows. The tables of lab/README.md come from this program's CSVs.
 //
 //   build/bin/lab_coarsen --dtype all --sizes 8192,16384 --csv lab.csv
 //   build/bin/lab_coarsen --kernels record,elements64 --sizes 4896,4899   (a subset, by name)

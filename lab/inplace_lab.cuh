@@ -38,7 +38,8 @@
 #include <cstring>
 
 #include "08_inplace/kernel.cuh"  // pair_of
-#include "coarsen_lab.cuh"
+#include "tile_parts.cuh"  // slot, store_chunk, store16, pack16, interleaved
+#include "tp/async.cuh"
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
@@ -100,7 +101,7 @@ __global__ void __launch_bounds__(kThreads)
       const int r = idx / (kTile / kE), c = idx % (kTile / kE) * kE;  // tile row, first column
       if (r0 + r >= std::size_t(n) || c0 + c >= std::size_t(n)) continue;
       const T* p = data + (r0 + r) * n + c0 + c;
-      if constexpr (kWide) coarsen::detail::cp_async16(&at(buffer, r, c), p);
+      if constexpr (kWide) tp::cp_async16(&at(buffer, r, c), p);
       else at(buffer, r, c) = *p;
     }
   };
@@ -149,7 +150,7 @@ __global__ void __launch_bounds__(kThreads)
     // Read BOTH tiles before writing either: the pair's writes land on each other's reads.
     load_tile(0, ti, tj);
     if (!diagonal) load_tile(1, tj, ti);
-    if constexpr (kWide) coarsen::detail::cp_async_wait_all();
+    if constexpr (kWide) tp::cp_async_wait_all();
     __syncthreads();
     store_tile_transposed(0, ti, tj);                  // (ti, tj)^T -> (tj, ti)
     if (!diagonal) store_tile_transposed(1, tj, ti);   // (tj, ti)^T -> (ti, tj)

@@ -6,13 +6,15 @@
 #include <utility>
 
 #include "07_coarsen/ablation.cuh"
-#include "coarsen_lab.cuh"
 #include "inplace_lab.cuh"
 #include "launchers.hpp"
 #include "lean_tile.cuh"
 #include "parity_tile.cuh"
 #include "record.cuh"
 #include "record.hpp"
+#include "record_general.cuh"
+#include "shifted.cuh"
+#include "tile_kernel.cuh"
 
 namespace tp::lab {
 
@@ -31,9 +33,9 @@ auto at_most_blocks_per_sm(int blocks) {
     using T = std::remove_pointer_t<decltype(out)>;
     using namespace coarsen;
     if (pitch_is_128k_multiple<T>(cols)) {
-      transpose_with<256, 256, 256, kHeadline | kInterleave>(out, in, rows, cols, stream, false, blocks);
+      transpose_with<256, 256, 256, kHeadline | kInterleave>(out, in, rows, cols, stream, blocks);
     } else {
-      transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, false, blocks);
+      transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, blocks);
     }
   };
 }
@@ -56,35 +58,19 @@ std::vector<Kernel> coarsen_kernels() {
           row("shifted_tile256", TP_LAUNCHER((transpose_shifted<256, 256>))),
           row("shifted_large", TP_LAUNCHER(transpose_shifted_large)),
           row("shifted_flat", TP_LAUNCHER(transpose_shifted_flat)),
-          // The flat tiles in runs down the columns (2 or 4 tiles a block, or as many blocks as fit).
-          row("shifted_strip2", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 2>))),
-          row("shifted_strip4", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 4>))),
-          // The flat and square tiles with more blocks per SM (fewer registers), for odd cols.
-          row("shifted_flat_5blocks", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, 32, 5>))),
-          row("shifted_flat_6blocks", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, 32, 6>))),
-          row("shifted_tile256_6blocks", TP_LAUNCHER((transpose_shifted_with<256, 256, 256, true, 32, 6>))),
-          // The flat tiles in pairs (clusters of 2 blocks) that share the rows between them.
-          row("shifted_pair", TP_LAUNCHER((transpose_shifted_pairs<256, 128, 256>))),
+          // Output chunks from 16-byte boundaries instead of 32-byte sectors.
           row("shifted16_flat", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, 16>))),
-          row("shifted_strip_resident", TP_LAUNCHER((transpose_shifted_strip<256, 128, 256, 0>))),
           row("shifted16_tile128", TP_LAUNCHER((transpose_shifted<128, 128, true, 16>))),
           row("shifted16_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, 16>))),
           row("shifted16_large", TP_LAUNCHER(transpose_shifted_large<16>)),
-          // Split tiles: no rows loaded below a tile; the chunk across its lower edge is split.
-          row("shifted_split_tile256", TP_LAUNCHER((transpose_shifted<256, 256, true, kSplit>))),
-          row("shifted_split_flat", TP_LAUNCHER((transpose_shifted_with<256, 128, 256, true, kSplit>))),
+          // The packed tile for odd cols too (where the record takes the line tile, but for `double`).
           row("shifted_packed128", TP_LAUNCHER((transpose_shifted<128, 128, false>))),
           row("shifted_packed256", TP_LAUNCHER((transpose_shifted<256, 256, false>))),
           // The moved grid with either tile, whatever the shape (the record picks one): for the tests.
           row("moved_tile128", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline | kMovedGrid>))),
           row("moved_tile256", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline | kMovedGrid>))),
-          // The record's small tiles on a moved grid (pointers 1 element in), with the blocks per
-          // SM that ptxas gives them (8 for the 2-byte types) or with 9 asked for, so that the
-          // 33 x 33 tiles of a moved 2048 x 2048 grid fit on 132 SMs at once (they did not
-          // help); and on aligned pointers with 9 blocks per SM.
+          // The record's small tiles on a moved grid (pointers 1 element in), whatever the size.
           offset1("moved128_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures>))),
-          offset1("moved128_9blocks_offset1", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures, 0, 9>))),
-          row("tile128_9blocks", TP_LAUNCHER((transpose_tiles<128, 128, kRecordFeatures & ~kMovedGrid, 9>))),
           row("elements64", TP_LAUNCHER(transpose_elements64)),
           // The element path with 256 x 256-byte tiles (32 x 32 elements for `double`), and with
           // 32 rows of 512 bytes.
@@ -114,7 +100,7 @@ std::vector<Kernel> coarsen_kernels() {
           row("tile128_no_cs_async", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kCpAsync)>))),
           // The small tile with plain stores in row-major tile order, or without column pairs
           // (the record's choice at few waves, against torch.compile's kernel at 2048 and 4096).
-          row("tile128_no_cs_rows", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kOrders)>))),
+          row("tile128_no_cs_rows", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kColumns)>))),
           row("tile128_no_cs_no_pairs", TP_LAUNCHER((transpose_tiles<128, 128, kHeadline & ~(kStreaming | kPairs)>))),
           // The lean small tile where its tiles fill the matrix exactly (lab/lean_tile.cuh), at
           // every size and type, else the general record.
@@ -128,17 +114,9 @@ std::vector<Kernel> coarsen_kernels() {
           }),
           row("tile256_no_cs", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~kStreaming>))),
           row("tile256_no_cs_async", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~(kStreaming | kCpAsync)>))),
-          row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kOrders>))),
-          row("order_grouped", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kGrouped>))),
-          row("order_diagonal", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kOrders) | kDiagonal>))),
-          row("order_column_bands", TP_LAUNCHER((transpose_tiles<256, 256, (kHeadline & ~kOrders) | kColumnBands>))),
+          row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kColumns>))),
           row("regions_always", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kInterleave>))),
           row("regions_never", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline>))),
-          row("double_buffer", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kDoubleBuffer>))),
-          row("persistent", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
-            transpose_with<256, 256, 256, kHeadline>(out, in, rows, cols, stream, /*persistent=*/true);
-          }),
-          row("bulk_store", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kBulkStore>))),
           row("blocks_per_sm_1", at_most_blocks_per_sm(1)),
           row("blocks_per_sm_2", at_most_blocks_per_sm(2)),
           row("blocks_per_sm_3", at_most_blocks_per_sm(3))};

@@ -14,9 +14,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "coarsen_lab.cuh"  // the swizzle (slot), pack16
+#include "07_coarsen/kernel.cuh"  // Pair, split_pairs
+#include "tile_parts.cuh"  // the swizzle (slot), pack16
 #include "tp/async.cuh"
 #include "tp/error.hpp"
+#include "tp/launch.cuh"  // kMaxGridY
 
 namespace tp::lab::lean {
 

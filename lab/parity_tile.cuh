@@ -9,7 +9,7 @@
 /// column alone (p = 1). Lane s of a warp takes tile columns 2s - p and the next, counted mod
 /// 64: one 16-byte access, but for lane 0 of a row of parity 1, which takes the last column and
 /// the first, two 8-byte ones. Whole elements are never split, so no shifts are needed, and the
-/// tile reads no element of another tile: what the shifted path (coarsen_lab.cuh) must do for
+/// tile reads no element of another tile: what the shifted path (shifted_tiles.cuh) must do for
 /// the 2- and 4-byte types, whose chunks cross elements of two tiles.
 #pragma once
 

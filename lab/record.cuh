@@ -6,8 +6,8 @@
 
 #include <cuda_runtime.h>
 
-#include "coarsen_lab.cuh"
 #include "lean_tile.cuh"
+#include "record_general.cuh"
 
 namespace tp::lab {
 

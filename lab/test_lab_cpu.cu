@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "coarsen_lab.cuh"
 #include "inplace_lab.cuh"
 #include "record.cuh"
+#include "record_general.cuh"
+#include "shifted.cuh"
+#include "tile_kernel.cuh"
+#include "tile_parts.cuh"
 
 namespace {
 
@@ -64,46 +67,13 @@ TEST(LabCoarsen, InterleavedSlotsTakeEveryItemOnceFromAlternatingRegions) {
   }
 }
 
-// Band orders (the lab kernel): every tile of a lines x length grid is taken exactly once, across
-// the band's lines first, and the last band, when `band` does not divide `lines`, is narrower.
-TEST(LabCoarsen, BandsTakeEveryTileOnceAcrossTheBandFirst) {
-  for (unsigned band : {1u, 4u, 32u}) {
-    for (unsigned lines : {1u, 3u, 4u, 9u, 91u}) {
-      for (unsigned length : {1u, 5u, 64u}) {
-        std::vector<int> taken(std::size_t(lines) * length, 0);
-        for (std::size_t t = 0; t < taken.size(); ++t) {
-          unsigned line = 0, along = 0;
-          tp::lab::coarsen::detail::banded(t, band, lines, length, line, along);
-          ASSERT_LT(line, lines);
-          ASSERT_LT(along, length);
-          ++taken[std::size_t(along) * lines + line];
-        }
-        for (int n : taken) ASSERT_EQ(n, 1) << band << "-line bands of " << lines << " x " << length;
-      }
-    }
-  }
-  unsigned line = 0, along = 0;
-  tp::lab::coarsen::detail::banded(5, 4, 9, 3, line, along);  // band 0 (lines 0-3): 4 tiles per position
-  EXPECT_EQ(line, 1u);
-  EXPECT_EQ(along, 1u);
-  tp::lab::coarsen::detail::banded(25, 4, 9, 3, line, along);  // band 2 is line 8 alone: 24, 25, 26 go along it
-  EXPECT_EQ(line, 8u);
-  EXPECT_EQ(along, 1u);
-}
-
-// The lab kernel's launcher sizes shared memory and the grid from the same derivations as the
-// kernel: a second tile for double buffering (cp.async, 16-byte path) or bulk stores
-// (16-byte path), two regions only with kInterleave.
-TEST(LabCoarsen, SharedTilesAndRegionsFollowTheFeatures) {
+// The tile kernel's launcher sizes the grid from the same derivation as the kernel: two
+// regions only with kInterleave.
+TEST(LabCoarsen, RegionsFollowTheFeatures) {
   using namespace tp::lab::coarsen;
-  EXPECT_EQ(detail::shared_tiles(kHeadline, true), 1);
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, true), 2);
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kDoubleBuffer, false), 1);  // element path: one tile
-  EXPECT_EQ(detail::shared_tiles(kVec16 | kDoubleBuffer, true), 1);      // no cp.async, no double buffer
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, true), 2);
-  EXPECT_EQ(detail::shared_tiles(kHeadline | kBulkStore, false), 1);
   EXPECT_EQ(detail::tile_regions(kHeadline), 1u);
   EXPECT_EQ(detail::tile_regions(kHeadline | kInterleave), 2u);
+  EXPECT_EQ(detail::tile_regions(kInterleave), 2u);
 }
 
 // GPUs the record's choices are checked on: SMs, resident threads and blocks per SM.

@@ -17,6 +17,8 @@ values   instead of rows/value: these CSV columns (comma separated) become the r
 X_eq=V   keep only CSV rows whose column X equals V (any number of these)
 X_in=V,W keep only CSV rows whose column X is one of V, W, ... (any number of these)
 X_ne=V   leave out CSV rows whose column X equals V (e.g. step_ne=lab: the main line only)
+date=D   the source's file of day D (YYYY-MM-DD) instead of the newest: for rows of kernels that
+         are no longer built, which a later run of the source would not write
 
 A table can also divide one source by another, row by row (same step, kernel, dtype and
 shape), e.g. how much a warm L2 inflates GB/s:
@@ -107,16 +109,18 @@ def diff(old, old_names, new, new_names):
     return "```diff\n" + "\n".join(body) + "\n```\n"
 
 
-def newest_csv(source):
-    """The newest docs/results/<source>_<gpu>_<date>.csv: the same choice the figures make."""
-    found = results.files(source, RESULTS)
+def newest_csv(source, date=None):
+    """The newest docs/results/<source>_<gpu>_<date>.csv: the same choice the figures make.
+    With `date` (YYYY-MM-DD), the newest of that day."""
+    found = [p for p in results.files(source, RESULTS) if date is None or p.name.endswith(f"_{date}.csv")]
     if not found:
-        raise SystemExit(f"tables.py: no docs/results/{source}_*.csv for a table")
+        on = f" of {date}" if date else ""
+        raise SystemExit(f"tables.py: no docs/results/{source}_*{on}.csv for a table")
     return found[-1]
 
 
-def load(source):
-    path = newest_csv(source)
+def load(source, date=None):
+    path = newest_csv(source, date)
     with path.open() as f:
         rows = list(csv.DictReader(f))
     for r in rows:
@@ -183,7 +187,7 @@ def notes_table(notes_path, col_keys, cells):
 def render(spec_text):
     """One table. With `values=a,b,c` the rows are those CSV columns (e.g. profiler metrics)."""
     spec = dict(item.split("=", 1) for item in spec_text.split())
-    path, rows = load(spec["source"])
+    path, rows = load(spec["source"], spec.get("date"))
     sources = f"`docs/results/{path.name}`"
     if "divide" in spec:
         divisor_path, divisors = load(spec["divide"])

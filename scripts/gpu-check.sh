@@ -168,7 +168,7 @@ if want lab; then
   run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384,4896,4899
   run lab_occupancy lab_coarsen --dtype all --sizes 8192,16384  # the occupancy section's table
   run lab_unaligned lab_coarsen --dtype all --sizes 2048,2051,4096,4896,4899,11584,11585,4097x4099 \
-    --kernels record,record_general,record_offset1,record_offset8,record_cs,shifted_tile128,shifted_tile256,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_split_tile256,shifted_split_flat,shifted_packed128,shifted_packed256,elements64
+    --kernels record,record_general,record_offset1,record_offset8,record_cs,shifted_tile128,shifted_tile256,shifted_flat,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_packed128,shifted_packed256,elements64
   # double at odd sizes: the element path against the shifted path's packed and line tiles (the record's switch).
   run lab_double_odd lab_coarsen --dtype double --sizes 2051,3071,4097x4099,4899,6143,8191,9999,11585,4096,8192 \
     --kernels record,elements64,shifted_packed256,shifted_tile256,shifted_packed128
@@ -177,10 +177,7 @@ if want lab; then
     --kernels record,elements64,elements_tile256,elements_tile512x256,parity64,parity32,shifted_packed256
   # The shifted path at odd half sizes whose last wave of flat tiles is 6 to 69% full, beside their aligned neighbours.
   run lab_odd_sizes lab_coarsen --dtype half --sizes 4704,4705,4896,4899,5056,5059,5312,5311,5568,5565 \
-    --kernels record,shifted_flat,shifted_pair
-  # The shifted path with more blocks per SM (__launch_bounds__) beside the flat and square tiles.
-  run lab_shifted_blocks lab_coarsen --dtype half,bf16,float --sizes 4097x4099,4896,4899,11585 \
-    --kernels record,shifted_flat,shifted_flat_5blocks,shifted_flat_6blocks,shifted_tile256,shifted_tile256_6blocks
+    --kernels record,shifted_flat
   # The record's two tiles with plain 16-byte stores (no evict-first hint), and without cp.async too.
   run lab_stores lab_coarsen --dtype all --sizes 2048,4096,8192,16384 \
     --kernels record,headline_tile128,tile128_no_cs,tile128_no_async,tile128_no_cs_async,headline_tile256,tile256_no_cs,tile256_no_cs_async,evict_first_loads
@@ -188,9 +185,9 @@ if want lab; then
   # sizes times torch.compile for the lab's comparison: peers_small), and two changes to the small tile.
   run lab_small lab_coarsen --dtype all --sizes 2048,3072,4096,6144,8192 \
     --kernels record,record_general,lean_tile128,lean_pairs128,tile128_no_cs,tile256_no_cs
-  # The record's small tiles on a moved grid (pointers 1 element in) with 9 blocks per SM asked for.
+  # The record on offset pointers (its moved grid), and its small tiles on a moved grid at every size.
   run lab_moved lab_coarsen --dtype all --sizes 2048,3072,4096,4896,11584 \
-    --kernels record,record_general,record_offset1,record_offset8,moved128_offset1,moved128_9blocks_offset1,tile128_9blocks
+    --kernels record,record_general,record_offset1,record_offset8,moved128_offset1
   run lab_small_orders lab_coarsen --dtype float,bf16,double --sizes 2048,3072,4096 \
     --kernels record,tile128_no_cs,tile128_no_cs_rows,tile128_no_cs_no_pairs,tile256_no_cs,headline_tile128
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
@@ -225,14 +222,11 @@ if want profile; then
     --kernels coarsen,headline_tile256,blocks_per_sm_1,blocks_per_sm_2,blocks_per_sm_3
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
     --kernels copy_vec16,column_pairs,coarsen
-  # The flat tiles against the record at 4896, in runs down the columns and in pairs (the lab's shifted-path section).
+  # The flat tiles at 4899 against the record at 4896: L2 and DRAM traffic (the lab's odd-shapes
+  # section; the source keeps its name, ncu_strip, which plots/prose/lab.py reads).
   scripts/ncu-memory.sh "$build" "$results/ncu_strip_${gpu}_${day}.txt" half "4896 4899" \
-    record,shifted_flat,shifted_strip2,shifted_strip4,shifted_strip_resident,shifted_pair >"$logs/ncu_strip.log" 2>&1 &&
+    record,shifted_flat >"$logs/ncu_strip.log" 2>&1 &&
     note "ncu_strip: $(tail -n 1 "$logs/ncu_strip.log")" || fail "ncu_strip (see ncu_strip.log)"
-  # The split tiles beside the tiles that load the rows below, at odd shapes (the lab's shifted-path section).
-  scripts/ncu-memory.sh "$build" "$results/ncu_split_${gpu}_${day}.txt" half,float "4899" \
-    shifted_flat,shifted_split_flat,shifted_tile256,shifted_split_tile256 >"$logs/ncu_split.log" 2>&1 &&
-    note "ncu_split: $(tail -n 1 "$logs/ncu_split.log")" || fail "ncu_split (see ncu_split.log)"
   # Step 08 on a rectangle (the lab's chapter): Nsight Compute's throughput sections for the
   # three passes of one transpose, as text (the launch lines and process paths left out).
   out="$results/ncu_inplace_rect_${gpu}_${day}.txt"
