@@ -20,6 +20,7 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   access_*, banks_*    nothing: computed from the index maths in plots/access.py
   inplace_rect         nothing: step 08's three passes for rectangles on a 4 x 6 matrix (fig_inplace.py)
   inplace_two          nothing: step 08's two passes (squares, chunks) on a 4 x 6 matrix (fig_inplace.py)
+  inplace_cycles       nothing: the chunk permutation of those two passes, its cycles drawn (fig_cycles.py)
 """
 import argparse
 import fnmatch
@@ -30,6 +31,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # run from any
 
 import fig_access  # noqa: E402
 import fig_bandwidth  # noqa: E402
+import fig_cycles  # noqa: E402
 import fig_inplace  # noqa: E402
 import fig_profile  # noqa: E402
 import style  # noqa: E402
@@ -50,6 +52,7 @@ def figures(results):
         jobs.append((name, lambda name=name: (fig_access.diagram(name), "index maths in plots/access.py")))
     jobs.append((fig_inplace.NAME, lambda: (fig_inplace.diagram(), "index maths in plots/fig_inplace.py")))
     jobs.append((fig_inplace.NAME_TWO, lambda: (fig_inplace.diagram_two(), "index maths in plots/fig_inplace.py")))
+    jobs.append((fig_cycles.NAME, lambda: (fig_cycles.diagram(), "index maths in plots/inplace.py")))
     return jobs
 
 

@@ -11,12 +11,13 @@ import unittest
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import fig_access  # noqa: E402
+import fig_cycles  # noqa: E402
 import fig_inplace  # noqa: E402
 import make_all  # noqa: E402
 import results  # noqa: E402
 
 FIXTURES = HERE / "testdata"
-DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO]  # need no CSV
+DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO, fig_cycles.NAME]  # need no CSV
 FROM_CSV = ["--only", "progression", "--only", "sizes", "--only", "warm_vs_cold",  # not the diagrams
             "--only", "step_*", "--only", "profile*"]
 FROM_FIXTURES = ["progression", "sizes", "warm_vs_cold", "step_00_copy", "step_01_naive_row",

@@ -93,6 +93,7 @@ __host__ __device__ inline long long column_source(const Plan& p, Columns pass, 
 struct Divisor {
   long long d;
   double inv;
+  // [divide]
   explicit Divisor(long long divisor = 1) : d(divisor), inv(1.0 / double(divisor)) {}
   __host__ __device__ long long div(long long x) const {
     long long q = static_cast<long long>(double(x) * inv);
@@ -102,6 +103,7 @@ struct Divisor {
     return q;
   }
   __host__ __device__ long long mod(long long x) const { return x - div(x) * d; }
+  // [divide]
 };
 // [divisor]
 
@@ -129,6 +131,7 @@ struct RowWalker {
   }
   /// To j + 1: the target moves by m (mod n). Where j / b grows, the original row is one
   /// less, so the target moves back by one, and by m more where that row wraps below 0.
+  // [walker_next]
   __host__ __device__ void next(const Fast& f) {
     const unsigned n = unsigned(f.p.n), step = unsigned(f.m_mod_n);
     target += step;  // < 2^32: both < 2^31
@@ -143,6 +146,7 @@ struct RowWalker {
       }
     }
   }
+  // [walker_next]
 };
 // [walker]
 
@@ -233,6 +237,7 @@ __global__ void __launch_bounds__(kThreads) permute_columns(T* data, Fast f, Col
   T* buf = scratch ? scratch + std::size_t(blockIdx.x) * kK * m : reinterpret_cast<T*>(smem);
   for (long long q = blockIdx.x; q < n / kK; q += gridDim.x) {
     const long long col0 = q * kK;
+    // [panel]
     for (long long r0 = threadIdx.x; r0 < m; r0 += kU * kThreads) {
       load_then_use<kU, Chunk>(
           r0, kThreads, m, [&](long long r) { return *reinterpret_cast<const Chunk*>(data + r * n + col0); },
@@ -243,6 +248,7 @@ __global__ void __launch_bounds__(kThreads) permute_columns(T* data, Fast f, Col
             for (int x = 0; x < kK; ++x) buf[x * m + r] = e[x];
           });
     }
+    // [panel]
     long long shift[kK];  // the same for every row of the panel: one division, then steps
     shift[0] = column_shift(f.p, pass, col0);
     long long rem = col0 % f.p.b;  // pass 1: the shift falls by one where col / b grows
