@@ -1,18 +1,25 @@
-"""Numbers quoted in lab/README.md's sentences (see plots/prose/__init__.py).
+"""Numbers quoted in lab/README.md's sentences and hand-laid tables (see plots/prose/__init__.py).
 
 Differences of two CSV values are taken exactly and rounded half up (a reader subtracting 96.54
 from 97.69 writes 1.2, where formatting the float 1.15 would give 1.1). A function whose
 sentence states a comparison ("gains", "loses", "within the noise") checks it, and stops the
 run with a message when the measurements no longer support the words.
+
+Rows of kernels that are no longer built (their code: `git show 351e545:lab/coarsen_lab.cuh`)
+are read from the day's files that hold them (PINNED), as the page's tables with `date=` are: a
+later run of the source does not write those rows.
 """
 from decimal import Decimal
 import math
 import re
 
+import results
 from prose import DTYPES, file, median, num, pct, report, row, runs, span, table
+from prose import steps
 from results import DTYPE_BYTES
 
-HEADLINE = "headline_tile256"        # the lab's copy of step 07's kernel (lab_coarsen)
+HEADLINE = "headline_tile256"        # the lab's re-implementation of step 07's kernel (lab_coarsen)
+ONE_REGION = "regions_never"          # the headline in one region at every pitch
 TUNED = "tile256x256B_t256_cs_async"  # the same tile and block in lab_tune
 LARGEST = (16384, 16384)              # the largest size measured
 TWO_BYTE = ("half", "bf16")
@@ -21,6 +28,10 @@ TWO_BYTE = ("half", "bf16")
 # to run is the noise that the page states once and that the checks below allow.
 NOISE_SOURCES = ("lab_stores", "lab_small", "lab_unaligned", "lab_moved", "lab_double_odd", "lab_double_pairs",
                  "lab_small_orders", "lab_shifted_blocks", "lab_odd_sizes")
+
+# The day whose files hold the rows of kernels that are no longer built, per source.
+PINNED = {"lab_coarsen": "2026-11-25", "lab_unaligned": "2026-11-25", "lab_tune": "2026-11-23",
+          "lab_moved": "2026-11-27"}
 
 
 def _exact(x):
@@ -35,6 +46,21 @@ def _diff(a, b):
 def _fail(what, values):
     raise SystemExit(f"prose/lab.py: the data no longer support the words: {what} "
                      f"(measured: {', '.join(num(v) for v in values)})")
+
+
+def _pinned(source):
+    """The Table of `source` from its PINNED day (the one that holds the removed rows)."""
+    found = [p for p in results.files(source, results.RESULTS) if p.name.endswith(f"_{PINNED[source]}.csv")]
+    if not found:
+        raise SystemExit(f"prose/lab.py: no docs/results/{source}_*_{PINNED[source]}.csv")
+    return results.read(found[-1])
+
+
+def _pinned_runs(source):
+    """The Tables of `source` and of its repeat runs (`<source>_runN`) of its PINNED day."""
+    day = PINNED[source]
+    names = sorted(p.name for p in results.RESULTS.glob(f"{source}_run*_{day}.csv"))
+    return [_pinned(source)] + [file(n) for n in names if re.match(re.escape(source) + r"_run\d+_[^_]+_", n)]
 
 
 # --- Run-to-run noise ---
@@ -108,25 +134,30 @@ def _gap(tbl, kernel, other, dtype, rows, cols):
     return _diff(_pct(tbl, kernel, dtype, rows, cols), _pct(tbl, other, dtype, rows, cols))
 
 
-def _median(source, kernel, dtype, rows, cols):
-    """% of cudaMemcpy of one cell, the median over the runs of `source`."""
-    return median([_pct(t, kernel, dtype, rows, cols) for t in runs(source)])
+def _median(source, kernel, dtype, rows, cols, tables=None):
+    """% of cudaMemcpy of one cell, the median over the runs of `source` (or over `tables`)."""
+    return median([_pct(t, kernel, dtype, rows, cols) for t in (tables or runs(source))])
 
 
-def _median_gap(source, kernel, other, dtype, rows, cols):
-    return float(Decimal(str(_median(source, kernel, dtype, rows, cols)))
-                 - Decimal(str(_median(source, other, dtype, rows, cols))))
+def _median_gap(source, kernel, other, dtype, rows, cols, tables=None):
+    return float(Decimal(str(_median(source, kernel, dtype, rows, cols, tables)))
+                 - Decimal(str(_median(source, other, dtype, rows, cols, tables))))
 
 
-def _map(kernel, other, dtypes=DTYPES, shape=LARGEST, source="lab_coarsen"):
+def _map(kernel, other, dtypes=DTYPES, shape=LARGEST, source="lab_coarsen", tbl=None):
     """`kernel` minus `other`, one run of `source` (lab_coarsen: the map), for each type."""
-    tbl = table(source)
+    tbl = tbl or table(source)
     return [_gap(tbl, kernel, other, d, *shape) for d in dtypes]
 
 
-def _medians(source, kernel, other, dtypes, shapes):
+def _removed(kernel, other, dtypes=DTYPES, shape=LARGEST, source="lab_coarsen"):
+    """As _map, from the PINNED day's file of `source` (rows of kernels no longer built)."""
+    return _map(kernel, other, dtypes, shape, tbl=_pinned(source))
+
+
+def _medians(source, kernel, other, dtypes, shapes, tables=None):
     """`kernel` minus `other`, medians over the runs of `source`, each type at each shape."""
-    return [_median_gap(source, kernel, other, d, *s) for d in dtypes for s in shapes]
+    return [_median_gap(source, kernel, other, d, *s, tables=tables) for d in dtypes for s in shapes]
 
 
 # --- The table of ideas: each idea against the same kernel without it ---
@@ -134,7 +165,7 @@ def _medians(source, kernel, other, dtypes, shapes):
 def _best_other_tile():
     """lab_tune at 16384: the best configuration other than the headline's tile (no double
     buffering, no row-major order, no hints) minus the headline's tile, per type."""
-    tbl = table("lab_tune")
+    tbl = _pinned("lab_tune")
     others = [k for k in tbl.values("kernel") if k.startswith("tile") and k != TUNED
               and not re.search(r"_(double|rows|l2prefetch|evictloads)$", k)]
     return [max(_gap(tbl, k, TUNED, d, *LARGEST) for k in others) for d in DTYPES]
@@ -145,44 +176,54 @@ MORE_BLOCKS = (("shifted_flat_5blocks", "shifted_flat"), ("shifted_flat_6blocks"
                ("shifted_tile256_6blocks", "shifted_tile256"))
 ODD_LARGEST = (11585, 11585)  # the largest odd size measured
 
+
 def _ninth_block():
     """lab_moved, medians, 2-byte types: 9 blocks per SM on the moved grid minus the compiler's
     registers, at 11584 (the largest size); the words: it loses at every size measured."""
+    tables = _pinned_runs("lab_moved")
     def gaps(n):
-        return _medians("lab_moved", "moved128_9blocks_offset1", "moved128_offset1", TWO_BYTE, [(n, n)])
-    sizes = sorted({r["rows"] for r in table("lab_moved").rows})
+        return _medians("lab_moved", "moved128_9blocks_offset1", "moved128_offset1", TWO_BYTE, [(n, n)], tables)
+    sizes = sorted({r["rows"] for r in tables[0].rows})
     _check([g for n in sizes for g in gaps(n)], "loss", "a ninth block loses at every size")
     return gaps(max(sizes))
 
 
+def _inplace(kernel, other):
+    return _map(kernel, other, source="lab_inplace")
+
+
 EFFECTS = {
-    # idea: (its points over the kernel without it, what the verdict needs)
+    # idea: (its points over the kernel without it, what the verdict needs). Rows launched in one
+    # region (the orders but the column bands, runs128_pairs, the persistent grid, bulk stores)
+    # are compared with ONE_REGION, so that double at 16384 does not also lose the regions.
     "occupancy": (lambda: _map("tile256_8blocks", HEADLINE), "none"),
-    "column_order": (lambda: _map(HEADLINE, "order_rows"), "gain"),
-    "diagonal": (lambda: _map("order_diagonal", HEADLINE), "loss"),
-    "grouped": (lambda: _map("order_grouped", HEADLINE), "loss"),
-    "column_bands": (lambda: _map("order_column_bands", HEADLINE), "loss"),
+    "column_order": (lambda: _removed(ONE_REGION, "order_rows"), "gain"),
+    "rotated": (lambda: _removed("order_diagonal", "order_rows"), "noise"),
+    "grouped": (lambda: _removed("order_grouped", ONE_REGION), "loss"),
+    "column_bands": (lambda: _removed("order_column_bands", HEADLINE), "loss"),
     "store_hint": (lambda: _medians("lab_stores", HEADLINE, "tile256_no_cs", DTYPES, [LARGEST]), "loss"),
     "tile": (lambda: _best_other_tile(), "best"),
-    "runs128": (lambda: _map("runs128_pairs", HEADLINE), "loss"),
-    "l2_prefetch": (lambda: _map(TUNED + "_l2prefetch", TUNED, source="lab_tune"), "loss"),
-    "evict_loads": (lambda: _map(TUNED + "_evictloads", TUNED, source="lab_tune"), "loss"),
-    "persistent": (lambda: _map("persistent", HEADLINE), "loss"),
-    "double_buffer": (lambda: _map("double_buffer", "persistent"), "none"),
-    "bulk_store": (lambda: _map("bulk_store", HEADLINE), "noise"),
+    "runs128": (lambda: _map("runs128_pairs", ONE_REGION), "loss"),
+    "l2_prefetch": (lambda: _removed(TUNED + "_l2prefetch", TUNED, source="lab_tune"), "loss"),
+    "evict_loads": (lambda: _removed(TUNED + "_evictloads", TUNED, source="lab_tune"), "loss"),
+    "persistent": (lambda: _removed("persistent", ONE_REGION), "loss"),
+    "double_buffer": (lambda: _removed("double_buffer", "persistent"), "none"),
+    "bulk_store": (lambda: _removed("bulk_store", ONE_REGION), "noise"),
     "small_tiles": (lambda: _medians("lab_small", "tile128_no_cs", "tile256_no_cs", ("float",) + TWO_BYTE,
                                      [(2048, 2048)]), "gain"),
     "lean_tile": (lambda: _medians("lab_small", "lean_tile128", "record_general", ["float"], [(4096, 4096)]), "gain"),
     "shifted": (lambda: _map("record", "coarsen", shape=(4899, 4899)), "gain"),
     "moved_grid": (lambda: _map("record_offset1", "record"), "loss"),
     "rows_below": (lambda: [g for k in ROWS_BELOW for g in _medians("lab_unaligned", k, "shifted_flat", TWO_BYTE,
-                                                                      [ODD_LARGEST])], "loss"),
+                                                                      [ODD_LARGEST], _pinned_runs("lab_unaligned"))],
+                   "loss"),
     "more_blocks": (lambda: [g for k, o in MORE_BLOCKS for g in _medians("lab_shifted_blocks", k, o, TWO_BYTE,
                                                                            [ODD_LARGEST])], "loss"),
     "parity": (lambda: _medians("lab_double_pairs", "parity64", "elements64", ["double"], [ODD_LARGEST]), "loss"),
     "ninth_block": (lambda: _ninth_block(), "loss"),
-    "square_grid": (lambda: _map("inplace_square_grid", "inplace", source="lab_inplace"), "loss"),
-    "pair_diagonals": (lambda: _map("inplace_diagonals", "inplace", source="lab_inplace"), "loss"),
+    # In place: the square grid and the diagonal numbering run in one region, as inplace_one_region.
+    "square_grid": (lambda: _inplace("inplace_square_grid", "inplace_one_region"), "loss"),
+    "pair_diagonals": (lambda: _inplace("inplace_diagonals", "inplace_one_region"), "none"),
 }
 
 
@@ -201,7 +242,7 @@ def regions_effect():
     """lab_coarsen, double, rows of `in` 128 KB apart: two regions against one (headline_tile256
     against regions_never) at 16384 x 16384 and at 8192 x 16384. The words: a gain at
     8192 x 16384, within the noise at 16384 x 16384."""
-    big, wide = (_map(HEADLINE, "regions_never", ["double"], shape)[0] for shape in (LARGEST, (8192, 16384)))
+    big, wide = (_removed(HEADLINE, ONE_REGION, ["double"], shape)[0] for shape in (LARGEST, (8192, 16384)))
     if wide <= _noise() or abs(big) > _noise():
         _fail("two regions gain at 8192 x 16384, and at 16384 x 16384 within the noise", [big, wide])
     return f"{_signed(big)} and {_signed(wide)}"
@@ -231,6 +272,18 @@ def occupancy(kernel, dtype):
     return num(row(table("ncu_occupancy"), kernel=kernel, dtype=dtype)["occupancy_pct"], 0) + "%"
 
 
+def _tile_bytes(dtype):
+    """Bytes of a 256 x 256-byte tile: 256 bytes of each of 256 / sizeof(T) input rows."""
+    return 256 * 256 // DTYPE_BYTES[dtype]
+
+
+def capped_blocks(dtype):
+    """Blocks of 256 threads that the SM's shared memory holds with one tile each (and the
+    runtime's reserved KB per block), as 'N blocks (P%)': what the 8-block cap can reach."""
+    blocks = min(8, steps.SHARED_PER_SM // (_tile_bytes(dtype) + steps.SHARED_PER_BLOCK_RESERVED))
+    return f"{blocks} blocks ({num(100 * blocks * 256 / steps.THREADS_PER_SM, 0)}%)"
+
+
 def two_blocks_behind(dtype):
     """lab_coarsen at 16384: how far blocks_per_sm_2 trails the headline for `dtype` (half: within a point)."""
     gap = -_map("blocks_per_sm_2", HEADLINE, [dtype])[0]
@@ -239,15 +292,45 @@ def two_blocks_behind(dtype):
     return num(gap)
 
 
+def _blocks_rows(tbl, shape=LARGEST):
+    """(KB of loads per SM, % of cudaMemcpy) of every blocks_per_sm_k row and type."""
+    return [(int(m.group(1)) * _tile_bytes(d) // 1024, _pct(tbl, k, d, *shape))
+            for k in tbl.values("kernel") if (m := re.fullmatch(r"blocks_per_sm_(\d+)", k)) for d in DTYPES]
+
+
 def in_flight(low_kb, high_kb="0"):
-    """lab_coarsen at 16384: % of cudaMemcpy of the blocks_per_sm_k rows whose k tiles (a
-    256 x 256-byte tile holds 64 KB / sizeof(T) bytes) are low_kb to high_kb KB per SM
-    (high_kb 0: no upper bound)."""
-    tbl = table("lab_coarsen")
+    """lab_coarsen at 16384: % of cudaMemcpy of the blocks_per_sm_k rows whose k tiles are
+    low_kb to high_kb KB per SM (high_kb 0: no upper bound)."""
     low, high = int(low_kb), int(high_kb) or 1 << 30
-    found = [_pct(tbl, k, d, *LARGEST) for k in tbl.values("kernel") if (m := re.fullmatch(r"blocks_per_sm_(\d+)", k))
-             for d in DTYPES if low <= int(m.group(1)) * 64 // DTYPE_BYTES[d] <= high]
-    return span(found, 0, "%")
+    return span([p for kb, p in _blocks_rows(table("lab_coarsen")) if low <= kb <= high], 0, "%")
+
+
+def _behind_headline(kb_low, kb_high):
+    """Points by which the blocks_per_sm_k rows of kb_low to kb_high KB per SM trail the
+    headline of their type (lab_coarsen at 16384), each."""
+    tbl = table("lab_coarsen")
+    found = []
+    for k in tbl.values("kernel"):
+        if m := re.fullmatch(r"blocks_per_sm_(\d+)", k):
+            for d in DTYPES:
+                if kb_low <= int(m.group(1)) * _tile_bytes(d) // 1024 <= kb_high:
+                    found.append(_gap(tbl, HEADLINE, k, d, *LARGEST))
+    return found
+
+
+def saturated_gap():
+    """The most that a row of 64 KB per SM or more trails its headline (16384). The words: the
+    rows at 48 KB trail by more (saturated_48)."""
+    return num(max(max(_behind_headline(64, 1 << 30)), 0))
+
+
+def saturated_48():
+    """How far the rows of 48 KB per SM (3 float blocks) trail the headline at 16384. The
+    words: more than the noise, and more than any row of 64 KB or more."""
+    gaps = _behind_headline(48, 48)
+    if min(gaps) <= max(_noise(), max(_behind_headline(64, 1 << 30))):
+        _fail("48 KB per SM trails the headline by more than the noise and than 64 KB", gaps)
+    return span(gaps)
 
 
 def cap_cost():
@@ -258,6 +341,14 @@ def cap_cost():
         _fail("the cap leaves double where it was", values)
     others = [v for d, v in zip(DTYPES, values) if d != "double"]
     return span([-v for v in _check(others, "loss", "the cap costs float and the 2-byte types")])
+
+
+def headline_registers():
+    """ncu_occupancy (8192): registers per thread of headline_tile256, float and half, as 'A and B'."""
+    regs = [row(table("ncu_occupancy"), kernel=HEADLINE, dtype=d)["registers"] for d in ("float", "half")]
+    if min(regs) <= 32:
+        _fail("the headline takes more than the cap's 32 registers", regs)
+    return " and ".join(num(r, 0) for r in regs)
 
 
 def _profile(source, kernel, dtype, metric):
@@ -274,22 +365,80 @@ def double_occupancies():
     return f"{num(occ[0], 0)}% and {num(occ[1], 0)}%"
 
 
+# --- Bytes in flight, averaged over time (Little's law) ---
+# A block has its tile of loads in flight only during its load phase, for about one load
+# latency L of each tile's time t: bytes in flight, averaged over time, are
+# blocks x tile bytes x L / t. Nsight Compute's duration of each blocks_per_sm_k row (float,
+# 8192) gives t = duration x k / tiles per SM; L is step 00's time per load under load.
+
+AVERAGED = ("float", 8192)  # the worked example: type and side
+AVERAGED_SOURCES = ("ncu_occupancy", "lab_occupancy")  # the profile and the timing, one commit
+
+
+def _latency_ns():
+    """Step 00's time per load under load, float: Little's law solved for it on copy_naive."""
+    return steps._loaded_latency_ns("float")
+
+
+def _sm_read_bps():
+    """Bytes per second each SM reads at cudaMemcpy's speed in the timed run (a copy reads half)."""
+    dtype, n = AVERAGED
+    return row(table("lab_occupancy"), kernel="cudaMemcpy", dtype=dtype, rows=n, cols=n)["gbps"] * 1e9 / 2 / steps.SMS
+
+
+def _needed_bytes():
+    """Bytes of loads an SM needs in flight at cudaMemcpy's speed: read rate x latency."""
+    return _sm_read_bps() * _latency_ns() * 1e-9
+
+
+def _averaged(k):
+    """(duration us, time per tile us, KB averaged, predicted %, measured %) for k blocks per SM."""
+    dtype, n = AVERAGED
+    prof = row(table("ncu_occupancy"), kernel=f"blocks_per_sm_{k}", dtype=dtype)
+    tiles_per_sm = prof["grid_size"] / steps.SMS           # one block per tile
+    per_tile_us = prof["duration_us"] * int(k) / tiles_per_sm
+    averaged = int(k) * _tile_bytes(dtype) * _latency_ns() * 1e-3 / per_tile_us  # bytes
+    predicted = 100 * averaged / _needed_bytes()
+    measured = _pct(table("lab_occupancy"), f"blocks_per_sm_{k}", dtype, n, n)
+    return prof["duration_us"], per_tile_us, averaged / 1024, predicted, measured
+
+
+def averaged_row(k):
+    """One row of the worked example: duration, time per tile, KB in flight averaged, the
+    share of the copy that they predict and the timed share. The words: within a point."""
+    duration, per_tile, kb, predicted, measured = _averaged(k)
+    if abs(predicted - measured) > 1:
+        _fail(f"Little's law averaged over time matches the timing within a point ({k} blocks)",
+              [predicted, measured])
+    return f"{num(duration)} | {num(per_tile, 2)} | {num(kb)} | {num(predicted)}% | {num(measured)}%"
+
+
+def averaged_caption():
+    """Where the worked example's numbers come from."""
+    prof, timed = (table(s) for s in AVERAGED_SOURCES)
+    first = timed.rows[0]
+    return (f"Durations: Nsight Compute, one launch each, `docs/results/{prof.path.name}`; measured: % of "
+            f"cudaMemcpy, median of {first['reps']} cold-L2 runs, `docs/results/{timed.path.name}`; "
+            f"{first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}")
+
+
+def needed_kb():
+    """KB (1024 bytes, as the tiles count them) of loads an SM needs in flight at the timed
+    cudaMemcpy speed with step 00's latency."""
+    return num(_needed_bytes() / 1024)
+
+
+def load_share(k):
+    """The share of a block's time per tile that its loads are in flight (L / t), k blocks."""
+    return num(100 * _latency_ns() * 1e-3 / _averaged(k)[1], 0) + "%"
+
+
 # --- Tile orders and regions ---
-
-def pitch_dram():
-    """ncu_double16384: DRAM busy (% of peak) in row-major order (order_rows) and in the column
-    order (headline_tile256), double at 16384, with the same bytes read."""
-    get = lambda k, m: _profile("ncu_double16384", k, "double", m)
-    rows_, cols_ = get("order_rows", "dram_pct_of_peak"), get(HEADLINE, "dram_pct_of_peak")
-    if not rows_ < cols_ or get("order_rows", "dram_read_vs_ideal") != get(HEADLINE, "dram_read_vs_ideal"):
-        _fail("row-major order keeps DRAM less busy with the same bytes", [rows_, cols_])
-    return f"{num(rows_, 0)}% against {num(cols_, 0)}%"
-
 
 def regions_cost():
     """lab_coarsen at 16384, the types whose rows are not 128 KB apart: what two regions cost
     (regions_never minus regions_always). The words: a cost, about the noise."""
-    gaps = [_gap(table("lab_coarsen"), "regions_never", "regions_always", d, *LARGEST)
+    gaps = [_gap(_pinned("lab_coarsen"), ONE_REGION, "regions_always", d, *LARGEST)
             for d in DTYPES if not _at_pitch(d, LARGEST[1])]
     if min(gaps) <= 0 or max(gaps) > _noise():
         _fail("two regions cost something within the noise off the pitch", gaps)
@@ -304,12 +453,12 @@ def ablation_hint():
     return _signed_span(_check(values, "noise", "the store hint in step 07's ablation"))
 
 
-SPLIT_STORES = "07_coarsen_h200_2026-11-23.csv"  # the ablation built with the plain store split into 4-byte stores
+SPLIT_STORES = "07_coarsen_h200_2026-11-23.csv"  # the ablation built with the plain store split into smaller stores
 
 
 def split_stores():
     """The ablation's rows at half 16384 in the build whose plain 16-byte store compiled to
-    4-byte stores (SPLIT_STORES): without the hint (split) against with it (one 16-byte store)."""
+    smaller stores (SPLIT_STORES): without the hint (split) against with it (one 16-byte store)."""
     tbl = file(SPLIT_STORES)
     plain, hint = (_pct(tbl, k, "half", *LARGEST) for k in ("tile256B_vec16", "evict_first_stores"))
     if not plain < hint:
@@ -319,9 +468,12 @@ def split_stores():
 
 def plain_stores():
     """lab_stores, medians: plain stores over the hint (tile256_no_cs minus headline_tile256) at
-    8192 and 16384, every type: a gain."""
-    values = _medians("lab_stores", "tile256_no_cs", HEADLINE, DTYPES, [(8192, 8192), LARGEST])
-    return span(_check(values, "gain", "plain stores gain over the hint"))
+    8192 and 16384, every type. The words: ahead in every cell, most of them within the noise."""
+    values = _check(_medians("lab_stores", "tile256_no_cs", HEADLINE, DTYPES, [(8192, 8192), LARGEST]), "gain",
+                    "plain stores ahead of the hint")
+    if sum(v <= _noise() for v in values) * 2 <= len(values):
+        _fail("most of plain stores' leads are within the noise", values)
+    return span(values)
 
 
 def register_loads_cost():
@@ -339,18 +491,59 @@ def hint_on_register_loads():
     return _signed_span(_check(_map("evict_first_both", "evict_first_loads"), "noise", "the store hint, loads hinted"))
 
 
+# --- Tables of medians over three runs (hand-laid tables, one value per row) ---
+
+MEDIAN_TABLES = {
+    # name: (source, type, shapes in column order); the rows are the kernels the page names
+    "stores": ("lab_stores", "float", [(2048, 2048), (4096, 4096), (8192, 8192), (16384, 16384)]),
+    "small": ("lab_small", "float", [(2048, 2048), (3072, 3072), (4096, 4096), (6144, 6144), (8192, 8192)]),
+    "odd": ("lab_unaligned", "half", [(4096, 4096), (4896, 4896), (4899, 4899), (11584, 11584), (11585, 11585),
+                                      (4097, 4099)]),
+}
+
+
+def _median_tables(name):
+    source = MEDIAN_TABLES[name][0]
+    return _pinned_runs(source) if source in PINNED else runs(source)
+
+
+def median_header(name):
+    """The header cells of MEDIAN_TABLES[name]: its shapes."""
+    return " | ".join(f"{r}x{c}" for r, c in MEDIAN_TABLES[name][2])
+
+
+def median_row(name, kernel):
+    """One row of MEDIAN_TABLES[name]: `kernel`'s % of cudaMemcpy at each shape, the median
+    over the three runs."""
+    source, dtype, shapes = MEDIAN_TABLES[name]
+    tables = _median_tables(name)
+    if len(tables) != 3:
+        _fail(f"{source} has three runs", [len(tables)])
+    return " | ".join(f"{num(_median(source, kernel, dtype, *s, tables=tables))}%" for s in shapes)
+
+
+def median_caption(name):
+    """Where a median table's numbers come from."""
+    tables = _median_tables(name)
+    first = tables[0].rows[0]
+    reruns = " and ".join(f"`{t.path.name}`" for t in tables[1:])
+    return (f"`{MEDIAN_TABLES[name][1]}`, % of cudaMemcpy, each run the median of {first['reps']} cold-L2 "
+            f"timings; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}; from "
+            f"`docs/results/{tables[0].path.name}`, {reruns}")
+
+
 # --- Tuning ---
 
 def small_tile_loss():
     """lab_tune at 16384: what the 128 x 128-byte tile with 128 threads loses to the headline's tile."""
-    values = _map(TUNED, "tile128x128B_t128_cs_async", source="lab_tune")
+    values = _removed(TUNED, "tile128x128B_t128_cs_async", source="lab_tune")
     return span(_check(values, "gain", "the 256-byte tile leads the 128-byte one"))
 
 
 def straddle():
     """lab_tune, half: the headline's tile at 11520 x 11520 and at 11584 x 11584 (odd rows start
     128 bytes off a 256-byte boundary). The words: slower at 11584 for half; float is not."""
-    tbl = table("lab_tune")
+    tbl = _pinned("lab_tune")
     at = lambda d, n: _pct(tbl, TUNED, d, n, n)
     if not at("half", 11584) < at("half", 11520) - _noise() or at("float", 11584) < at("float", 11520) - _noise():
         _fail("half slows down at 11584, float does not", [at("half", 11520), at("half", 11584)])
@@ -360,7 +553,7 @@ def straddle():
 def prefetch_gain():
     """lab_tune: where the .L2::256B prefetch hint gains from 4096 up. The words: only at the
     11584 square, for the 2-byte types; returns those gains."""
-    tbl = table("lab_tune")
+    tbl = _pinned("lab_tune")
     shapes = sorted({(r["rows"], r["cols"]) for r in tbl.rows if min(r["rows"], r["cols"]) >= 4096})
     gains = {(d, s): _gap(tbl, TUNED + "_l2prefetch", TUNED, d, *s) for d in DTYPES for s in shapes}
     where = {k for k, g in gains.items() if g > 0}
@@ -385,11 +578,11 @@ def dram_11584():
 def double_buffer_vs_persistent(types):
     """lab_coarsen at 16384: double_buffer minus persistent (the grid it runs on), for the 2-byte
     types (types=two_byte: a gain) or float and double (wide: a loss, shown as its size). The
-    words also say it stays below the headline everywhere."""
-    if max(_map("double_buffer", HEADLINE)) >= 0:
-        _fail("double buffering stays below the headline", _map("double_buffer", HEADLINE))
+    words also say it stays below the headline in one region everywhere."""
+    if max(_removed("double_buffer", ONE_REGION)) >= 0:
+        _fail("double buffering stays below the headline", _removed("double_buffer", ONE_REGION))
     dtypes, expect = {"two_byte": (TWO_BYTE, "gain"), "wide": (("float", "double"), "loss")}[types]
-    return span([abs(v) for v in _check(_map("double_buffer", "persistent", dtypes), expect, "double buffering")])
+    return span([abs(v) for v in _check(_removed("double_buffer", "persistent", dtypes), expect, "double buffering")])
 
 
 def double_buffer_occupancy():
@@ -401,8 +594,8 @@ def double_buffer_occupancy():
 
 
 def bulk_store_2048():
-    """lab_coarsen at 2048: what bulk_store loses to the headline, every type."""
-    values = _map(HEADLINE, "bulk_store", shape=(2048, 2048))
+    """lab_coarsen at 2048: what bulk_store loses to the headline in one region, every type."""
+    values = _removed(ONE_REGION, "bulk_store", shape=(2048, 2048))
     return span(_check(values, "gain", "bulk stores lose at 2048"), 0)
 
 
@@ -462,8 +655,9 @@ def fallback_4899():
 def odd_gap(dtype):
     """lab_unaligned, medians: how far the record at 4899, 11585 and 4097 x 4099 is below
     itself at the aligned neighbour (4896, 11584, 4096), as a span."""
-    return span([_diff(_median("lab_unaligned", "record", dtype, *a), _median("lab_unaligned", "record", dtype, *o))
-                 for o, a in ODD_NEIGHBOURS])
+    tables = _pinned_runs("lab_unaligned")
+    return span([_diff(_median("lab_unaligned", "record", dtype, *a, tables=tables),
+                       _median("lab_unaligned", "record", dtype, *o, tables=tables)) for o, a in ODD_NEIGHBOURS])
 
 
 def _report_profile(source):
@@ -503,9 +697,13 @@ def l2_bound():
 
 
 def l2_busy():
-    """ncu_strip, half: L2 throughput (% of its peak) of the record at 4896 and of the flat tiles at 4899."""
+    """ncu_strip, half: L2 throughput (% of its peak) of the flat tiles at 4899 and of the record
+    at 4896. The words: the flat tiles keep L2 no busier than the aligned kernel does."""
     p, m = _report_profile("ncu_strip"), "lts__throughput.avg.pct_of_peak_sustained_elapsed"
-    return f"{num(p[('half', 'record', 4896)][m], 0)}% and {num(p[('half', 'shifted_flat', 4899)][m], 0)}%"
+    flat, rec = p[("half", "shifted_flat", 4899)][m], p[("half", "record", 4896)][m]
+    if flat > rec:
+        _fail("the flat tiles keep L2 no busier than the aligned kernel", [flat, rec])
+    return f"{num(flat, 0)}% against {num(rec, 0)}%"
 
 
 def float_blocks():
@@ -520,15 +718,43 @@ def float_blocks():
 
 def offset_2048():
     """lab_unaligned, medians at 2048, the 2-byte types: the record on pointers one element in
-    (record_offset1) below the record on aligned pointers."""
-    return span([-g for g in _medians("lab_unaligned", "record_offset1", "record", TWO_BYTE, [(2048, 2048)])])
+    (record_offset1) below the record on aligned pointers. The words: far more than the lean
+    tile, which offset pointers rule out, gains there (lean_pairs 2048)."""
+    tables = _pinned_runs("lab_unaligned")
+    loss = [-g for g in _medians("lab_unaligned", "record_offset1", "record", TWO_BYTE, [(2048, 2048)], tables)]
+    lean = _medians("lab_small", "lean_pairs128", "record_general", TWO_BYTE, [(2048, 2048)])
+    if min(loss) <= 2 * max(lean):
+        _fail("offset pointers at 2048 lose far more than the lean tile gains", loss + lean)
+    return span(loss)
 
 
 # --- Step 08's variants ---
 
+def inplace_diagonals_loss():
+    """lab_inplace at 16384: what the diagonal numbering loses to one region in column order,
+    float and the 2-byte types (a loss beyond the noise in each)."""
+    values = _inplace("inplace_diagonals", "inplace_one_region")
+    others = [v for d, v in zip(DTYPES, values) if d != "double"]
+    if max(others) >= -_noise():
+        _fail("the diagonal numbering loses beyond the noise for float and the 2-byte types", others)
+    return span([-v for v in others])
+
+
+def inplace_diagonals_gain():
+    """lab_inplace at 16384, double: the diagonal numbering against one region in column order.
+    The words: a gain beyond the noise, which leaves it level (within the noise) with step 08's
+    two regions."""
+    tbl = table("lab_inplace")
+    one = _gap(tbl, "inplace_diagonals", "inplace_one_region", "double", *LARGEST)
+    two = _gap(tbl, "inplace_diagonals", "inplace", "double", *LARGEST)
+    if one <= _noise() or abs(two) > _noise():
+        _fail("for double the diagonals gain over one region and are level with two", [one, two])
+    return num(one)
+
+
 def regions_x4():
-    """lab_inplace_tune at 16384: four regions minus two for double (a gain) and the others (a
-    loss), as 'gain for double, loss elsewhere'."""
+    """lab_inplace_tune at 16384: four regions minus two for double (a gain, beyond the noise)
+    and the others (a loss), as 'gain for double, loss elsewhere'."""
     tbl = table("lab_inplace_tune")
     four, two = "tile256B_t256_s256_columns_x4", "tile256B_t256_s256_columns_x2"
     gaps = {d: _gap(tbl, four, two, d, *LARGEST) for d in DTYPES}
