@@ -1,7 +1,8 @@
 """The chunk permutation of step 08's two passes, drawn on a small matrix: the chunks in memory
-order after pass 1 (every g x g square transposed where it stands) and after pass 2, each
-position numbered, with an arrow from the position a chunk leaves to the one it fills, coloured
-by its cycle. The index maths is cycles.cuh's source(), in Python in plots/inplace.py.
+order after the squares pass (every c x c square transposed where it stands, c = gcd(m, n), which
+cycles.cuh calls g) and after the cycles pass, each position numbered, with an arrow from the
+position a chunk leaves to the one it fills, coloured by its cycle. The index maths is
+cycles.cuh's source(), in Python in plots/inplace.py.
 """
 import math
 
@@ -16,11 +17,11 @@ CYCLE_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9
 
 
 def diagram(m=4, n=6):
-    """Two rows of the m n / g chunk positions (pass 1's result above, pass 2's below), and
-    the arrows of the permutation's cycles between them."""
-    g = math.gcd(m, n)
-    q = n // g                      # chunks per matrix row
-    count = m * n // g              # chunk positions
+    """Two rows of the m n / c chunk positions (the squares pass's result above, the cycles
+    pass's below), and the arrows of the permutation's cycles between them."""
+    c = math.gcd(m, n)
+    q = n // c                      # chunks per matrix row
+    count = m * n // c              # chunk positions
     steps = inplace.two_passes(m, n)
     before = [x for row in steps[1][1] for x in row]
     after = [x for row in steps[2][1] for x in row]
@@ -36,27 +37,27 @@ def diagram(m=4, n=6):
         for level, values in ((top, before), (bottom, after)):
             ax.add_patch(Rectangle((x_of[y], level), 0.9, height, facecolor=colour, alpha=0.18,
                                    edgecolor=colour, linewidth=1.2))
-            ax.text(x_of[y] + 0.45, level + height / 2, " ".join(str(v) for v in values[y * g:(y + 1) * g]),
+            ax.text(x_of[y] + 0.45, level + height / 2, " ".join(str(v) for v in values[y * c:(y + 1) * c]),
                     ha="center", va="center", fontsize=9)
         ax.text(x_of[y] + 0.45, top + height + 0.12, str(y), ha="center", va="bottom", fontsize=10, fontweight="bold")
         ax.text(x_of[y] + 0.45, bottom - 0.12, str(y), ha="center", va="top", fontsize=10, fontweight="bold")
     for r in range(m):              # which row of the m x n matrix each run of q positions is
         ax.text(x_of[r * q] + (q - 0.1) / 2, bottom - 0.62, f"row {r}", ha="center", va="top", fontsize=9, color="#444444")
     for y in range(count):          # position y takes the chunk of position s: an arrow s -> y
-        s = inplace.chunk_source(m // g, g, q, y)
+        s = inplace.chunk_source(m // c, c, q, y)
         colour = colour_of.get(y, "#bbbbbb")
         ax.add_patch(FancyArrowPatch((x_of[s] + 0.45, top - 0.04), (x_of[y] + 0.45, bottom + height + 0.04),
                                      arrowstyle="-|>", mutation_scale=11, color=colour,
                                      linewidth=1.6 if s != y else 0.8, linestyle="-" if s != y else ":"))
-    ax.text(-0.25, top + height / 2, "after pass 1", ha="right", va="center", fontsize=9)
-    ax.text(-0.25, bottom + height / 2, "after pass 2", ha="right", va="center", fontsize=9)
+    ax.text(-0.25, top + height / 2, "after the\nsquares pass", ha="right", va="center", fontsize=9)
+    ax.text(-0.25, bottom + height / 2, "after the\ncycles pass", ha="right", va="center", fontsize=9)
     ax.set_xlim(-1.9, x_of[-1] + 1.1)
     ax.set_ylim(bottom - 1.1, top + height + 0.6)
     ax.set_aspect("equal")
     ax.axis("off")
     ax.grid(False)
     names = " ".join("(" + " ".join(str(y) for y in cycle) + ")" for cycle in cycles)
-    fig.suptitle(f"Pass 2 on a {m} x {n} matrix (g = {g}): {count} chunks, numbered by position; an arrow takes a chunk\n"
+    fig.suptitle(f"The cycles pass on a {m} x {n} matrix (c = {c}): {count} chunks, numbered by position; an arrow takes a chunk\n"
                  f"to the position it fills, one colour per cycle: {names}; dotted: the chunks that stay",
                  fontsize=10, y=1.0)
     return fig
