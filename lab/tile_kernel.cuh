@@ -47,6 +47,7 @@
 namespace tp::lab::coarsen {
 
 /// The kernel's switches, as bit flags of its template.
+// [features]
 enum Feature : unsigned {
   kVec16 = 1u << 0,       ///< 16-byte global loads and stores, when shape and alignment allow
   kStreaming = 1u << 1,   ///< evict-first hints (.cs) on BOTH the 16-byte stores and the loads without cp.async
@@ -57,6 +58,7 @@ enum Feature : unsigned {
   kPairs = 1u << 6,       ///< 16-byte stores: a thread reads 2 adjacent tile columns at once and writes 2 output rows
   kMovedGrid = 1u << 7,   ///< the tile grid moves with the pointers, so that offset pointers get the aligned tiles' rows
 };
+// [features]
 
 namespace detail {
 
@@ -103,6 +105,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     return reinterpret_cast<T*>(smem)[r * kCols + detail::slot<T, kCols, kWide>(r, c)];
   };
 
+  // [corner]
   // Tile t's first input row (= first output column) and first input column (= output row).
   auto corner = [&](std::size_t t, Index& r0, Index& c0) {
     unsigned ty = unsigned(t / tiles_x);  // tile row (row-major tile order)
@@ -114,6 +117,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     r0 = Index(ty) * kRows - oy;
     c0 = Index(tx) * kCols - ox;
   };
+  // [corner]
 
   // Runs body(check) for the tile at corner (r0, c0): check is std::false_type when the tile
   // lies inside the matrix (all tiles but those of the last tile row and column, and of the

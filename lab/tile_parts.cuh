@@ -132,10 +132,10 @@ using step07::split_pairs;
 /// Consecutive slots, i.e. the blocks in flight at once, then work in `regions` far-apart
 /// parts of the matrix instead of one. A slot whose item is >= items has nothing to do.
 /// The slots to launch: regions x L (at most regions - 1 more than items).
-// [interleaved]
 __host__ __device__ constexpr std::size_t interleaved_slots(std::size_t items, unsigned regions) {
   return (items + regions - 1) / regions * regions;
 }
+// [interleaved]
 __host__ __device__ constexpr std::size_t interleaved(std::size_t u, std::size_t items, unsigned regions) {
   const std::size_t per_region = (items + regions - 1) / regions;
   return u % regions * per_region + u / regions;

@@ -10,6 +10,7 @@ are read from the day's files that hold them (PINNED), as the page's tables with
 later run of the source does not write those rows.
 """
 from decimal import Decimal
+import functools
 import math
 import re
 
@@ -64,36 +65,63 @@ def _pinned_runs(source):
 
 
 # --- Run-to-run noise ---
+# Three runs of one program move a cell (kernel, type, shape) less at large sizes than at
+# small ones, so the noise is stated, and the checks allow it, per band of sizes: by the
+# shorter side of the matrix, below 3000, 3000 to 7999, 8000 and up.
 
-def _spreads(min_side=8192):
-    """Highest minus lowest % of cudaMemcpy over the runs of each cell (kernel, type, shape) of
-    NOISE_SOURCES whose shorter side is min_side or more."""
+BANDS = {"small": (0, 3000), "middle": (3000, 8000), "large": (8000, 1 << 31)}
+
+
+def _band(side):
+    return next(name for name, (lo, hi) in BANDS.items() if lo <= side < hi)
+
+
+@functools.lru_cache(maxsize=None)
+def _spreads(band="large"):
+    """(shorter side, highest minus lowest % of cudaMemcpy over the runs) of each cell of
+    NOISE_SOURCES whose shorter side lies in `band`, sorted by spread."""
+    lo, hi = BANDS[band]
     found = []
     for source in NOISE_SOURCES:
         tables = runs(source)
         for r in tables[0].rows:
-            if r["kernel"] == "cudaMemcpy" or min(r["rows"], r["cols"]) < min_side:
+            side = min(r["rows"], r["cols"])
+            if r["kernel"] == "cudaMemcpy" or not lo <= side < hi:
                 continue
             key = dict(kernel=r["kernel"], dtype=r["dtype"], rows=r["rows"], cols=r["cols"])
             values = [_exact(pct(t, **key)) for t in tables]
-            found.append(max(values) - min(values))
-    return sorted(found)
+            found.append((side, max(values) - min(values)))
+    return sorted(found, key=lambda f: f[1])
 
 
-def _percentile(p):
-    """The spread that p% of the cells from 8192 up stay within (nearest rank)."""
-    spreads = _spreads()
+def _percentile(p, band="large"):
+    """The spread that p% of the cells of `band` stay within (nearest rank)."""
+    spreads = [s for _, s in _spreads(band)]
     return spreads[max(0, math.ceil(p / 100 * len(spreads)) - 1)]
 
 
-def noise(p):
-    """How far p% of the cells moved from run to run (points), from 8192 up."""
-    return num(float(_percentile(int(p))))
+def noise_row(band):
+    """One row of the page's noise table: the band's sizes (shorter sides), its cells, and the
+    spread that half and nine in ten of them stay within."""
+    sides = [side for side, _ in _spreads(band)]
+    return (f"{min(sides)} to {max(sides)} | {len(sides)} | {num(float(_percentile(50, band)))} | "
+            f"{num(float(_percentile(90, band)))}")
 
 
-def _noise():
-    """The threshold of the checks: what nine cells in ten moved by, from 8192 up."""
-    return float(_percentile(90))
+def noise_caption():
+    """Where the noise table's cells come from."""
+    counts = [len(runs(s)) for s in NOISE_SOURCES]
+    if set(counts) != {3}:
+        _fail("each noise source ran three times", counts)
+    first = runs(NOISE_SOURCES[0])[0].rows[0]
+    names = ", ".join(f"`{s}`" for s in NOISE_SOURCES)
+    return (f"Spread of a cell: its highest minus its lowest % of cudaMemcpy over three runs, each the median of "
+            f"{first['reps']} cold-L2 timings; from {names} (three runs each); {first['gpu']}")
+
+
+def _noise(band="large"):
+    """The threshold of the checks: what nine cells in ten of `band` moved by."""
+    return float(_percentile(90, band))
 
 
 # --- Formatting and checks ---
@@ -110,11 +138,11 @@ def _signed_span(values):
     return lo if lo == hi else f"{lo} to {hi}"
 
 
-def _check(values, expect, what):
+def _check(values, expect, what, band="large"):
     """expect: gain (every value > 0), loss (every value < 0), noise (every value within the
-    noise), best (every value < 0 and within the noise: the kernel compared against is the best,
-    by less than the noise), none (no check here)."""
-    n = _noise()
+    noise of `band`), best (every value < 0 and within the noise: the kernel compared against is
+    the best, by less than the noise), none (no check here)."""
+    n = _noise(band)
     ok = {"gain": lambda: min(values) > 0, "loss": lambda: max(values) < 0,
           "noise": lambda: max(abs(v) for v in values) <= n,
           "best": lambda: max(values) < 0 and min(values) >= -n, "none": lambda: True}[expect]()
@@ -188,6 +216,19 @@ def _ninth_block():
     return gaps(max(sizes))
 
 
+INPLACE = "inplace_two_regions"  # the lab's build of step 08's kernel: column order, two regions
+
+
+def _store_hint():
+    """lab_stores, medians at 8192 and 16384: the evict-first hint (headline_*) minus plain
+    stores (*_no_cs), both tiles, every type."""
+    return [g for hinted, plain in ((HEADLINE, "tile256_no_cs"), ("headline_tile128", "tile128_no_cs"))
+            for g in _medians("lab_stores", hinted, plain, DTYPES, [(8192, 8192), LARGEST])]
+
+
+FEW_WAVES = ((2048, 2048), (3072, 3072), (4096, 4096))
+
+
 def _inplace(kernel, other):
     return _map(kernel, other, source="lab_inplace")
 
@@ -201,7 +242,7 @@ EFFECTS = {
     "rotated": (lambda: _removed("order_diagonal", "order_rows"), "noise"),
     "grouped": (lambda: _removed("order_grouped", ONE_REGION), "loss"),
     "column_bands": (lambda: _removed("order_column_bands", HEADLINE), "loss"),
-    "store_hint": (lambda: _medians("lab_stores", HEADLINE, "tile256_no_cs", DTYPES, [LARGEST]), "loss"),
+    "store_hint": (lambda: _store_hint(), "loss"),
     "tile": (lambda: _best_other_tile(), "best"),
     "runs128": (lambda: _map("runs128_pairs", ONE_REGION), "loss"),
     "l2_prefetch": (lambda: _removed(TUNED + "_l2prefetch", TUNED, source="lab_tune"), "loss"),
@@ -211,7 +252,7 @@ EFFECTS = {
     "bulk_store": (lambda: _removed("bulk_store", ONE_REGION), "noise"),
     "small_tiles": (lambda: _medians("lab_small", "tile128_no_cs", "tile256_no_cs", ("float",) + TWO_BYTE,
                                      [(2048, 2048)]), "gain"),
-    "lean_tile": (lambda: _medians("lab_small", "lean_tile128", "record_general", ["float"], [(4096, 4096)]), "gain"),
+    "lean_tile": (lambda: _medians("lab_small", "lean_tile128", "record_general", ["float"], FEW_WAVES), "gain"),
     "shifted": (lambda: _map("record", "coarsen", shape=(4899, 4899)), "gain"),
     "moved_grid": (lambda: _map("record_offset1", "record"), "loss"),
     "rows_below": (lambda: [g for k in ROWS_BELOW for g in _medians("lab_unaligned", k, "shifted_flat", TWO_BYTE,
@@ -221,7 +262,9 @@ EFFECTS = {
                                                                            [ODD_LARGEST])], "loss"),
     "parity": (lambda: _medians("lab_double_pairs", "parity64", "elements64", ["double"], [ODD_LARGEST]), "loss"),
     "ninth_block": (lambda: _ninth_block(), "loss"),
-    # In place: the square grid and the diagonal numbering run in one region, as inplace_one_region.
+    # In place: against the lab's step 08 (inplace_two_regions); the square grid and the diagonal
+    # numbering run in one region, so against inplace_one_region.
+    "one_region": (lambda: _inplace("inplace_one_region", INPLACE), "none"),
     "square_grid": (lambda: _inplace("inplace_square_grid", "inplace_one_region"), "loss"),
     "pair_diagonals": (lambda: _inplace("inplace_diagonals", "inplace_one_region"), "none"),
 }
@@ -249,10 +292,11 @@ def regions_effect():
 
 
 def one_region_effect():
-    """lab_inplace at 16384: step 08's kernel in one region against two. The words: it loses
-    where the rows are 128 KB apart (double) and is level (within the noise) elsewhere."""
+    """lab_inplace at 16384: the lab's step 08 in one region against two (inplace_two_regions).
+    The words: it loses where the rows are 128 KB apart (double) and is level (within the
+    noise) elsewhere."""
     tbl = table("lab_inplace")
-    gaps = {d: _gap(tbl, "inplace_one_region", "inplace", d, *LARGEST) for d in DTYPES}
+    gaps = {d: _gap(tbl, "inplace_one_region", INPLACE, d, *LARGEST) for d in DTYPES}
     pitch = [g for d, g in gaps.items() if _at_pitch(d, LARGEST[1])]
     rest = [g for d, g in gaps.items() if not _at_pitch(d, LARGEST[1])]
     if max(pitch) >= -_noise() or max(abs(g) for g in rest) > _noise():
@@ -265,7 +309,7 @@ def _at_pitch(dtype, cols):
     return cols * DTYPE_BYTES[dtype] % (128 * 1024) == 0
 
 
-# --- Occupancy: bytes in flight, not warps ---
+# --- Occupancy and bytes in flight ---
 
 def occupancy(kernel, dtype):
     """ncu_occupancy (8192): achieved occupancy of `kernel`, % of the SM's warps."""
@@ -292,17 +336,18 @@ def two_blocks_behind(dtype):
     return num(gap)
 
 
-def _blocks_rows(tbl, shape=LARGEST):
-    """(KB of loads per SM, % of cudaMemcpy) of every blocks_per_sm_k row and type."""
-    return [(int(m.group(1)) * _tile_bytes(d) // 1024, _pct(tbl, k, d, *shape))
-            for k in tbl.values("kernel") if (m := re.fullmatch(r"blocks_per_sm_(\d+)", k)) for d in DTYPES]
-
-
-def in_flight(low_kb, high_kb="0"):
-    """lab_coarsen at 16384: % of cudaMemcpy of the blocks_per_sm_k rows whose k tiles are
-    low_kb to high_kb KB per SM (high_kb 0: no upper bound)."""
-    low, high = int(low_kb), int(high_kb) or 1 << 30
-    return span([p for kb, p in _blocks_rows(table("lab_coarsen")) if low <= kb <= high], 0, "%")
+def equal_bytes_gain():
+    """lab_coarsen at 16384: at equal KB of tiles per SM, the blocks_per_sm_k rows with more
+    blocks minus those with fewer (16 KB: 2 double blocks against 1 float block; 32 KB: 2 float
+    blocks against 1 half or bf16 block). The words: more blocks win, beyond the noise, in
+    every such pair."""
+    tbl = table("lab_coarsen")
+    rows_ = [(int(m.group(1)), int(m.group(1)) * _tile_bytes(d) // 1024, _pct(tbl, k, d, *LARGEST))
+             for k in tbl.values("kernel") if (m := re.fullmatch(r"blocks_per_sm_(\d+)", k)) for d in DTYPES]
+    gaps = [float(_exact(p1) - _exact(p2)) for k1, kb1, p1 in rows_ for k2, kb2, p2 in rows_ if kb1 == kb2 and k1 > k2]
+    if not gaps:
+        _fail("rows of equal KB per SM and different blocks exist", [])
+    return span(_check(gaps, "gain", "more blocks win at equal bytes per SM"))
 
 
 def _behind_headline(kb_low, kb_high):
@@ -316,12 +361,6 @@ def _behind_headline(kb_low, kb_high):
                 if kb_low <= int(m.group(1)) * _tile_bytes(d) // 1024 <= kb_high:
                     found.append(_gap(tbl, HEADLINE, k, d, *LARGEST))
     return found
-
-
-def saturated_gap():
-    """The most that a row of 64 KB per SM or more trails its headline (16384). The words: the
-    rows at 48 KB trail by more (saturated_48)."""
-    return num(max(max(_behind_headline(64, 1 << 30)), 0))
 
 
 def saturated_48():
@@ -343,6 +382,37 @@ def cap_cost():
     return span([-v for v in _check(others, "loss", "the cap costs float and the 2-byte types")])
 
 
+def register_counts():
+    """ncu_occupancy (8192), float: registers per thread of step 07's coarsen and of
+    headline_tile256, as 'A and B'. The words: they differ."""
+    regs = [row(table("ncu_occupancy"), kernel=k, dtype="float")["registers"] for k in ("coarsen", HEADLINE)]
+    if regs[0] == regs[1]:
+        _fail("coarsen and the headline compile to different register counts", regs)
+    return " and ".join(num(r, 0) for r in regs)
+
+
+REGISTERS_PER_SM = 65536  # 32-bit registers per SM (compute capability 9.0)
+
+
+def _blocks_by_registers(registers, threads):
+    """Blocks of `threads` threads that an SM's registers hold, at `registers` per thread
+    (allocated in steps of 8 per thread, 256 per warp)."""
+    return REGISTERS_PER_SM // (math.ceil(registers / 8) * 8 * threads)
+
+
+def resident_wave():
+    """ncu_occupancy (8192), headline_tile256, float: the blocks an SM holds by its registers
+    and the blocks the GPU then holds at once, as 'N blocks per SM, M'. Checked against the
+    achieved occupancy (at most the N blocks' share of warp slots, more than N - 1 blocks')."""
+    prof = row(table("ncu_occupancy"), kernel=HEADLINE, dtype="float")
+    blocks = min(_blocks_by_registers(prof["registers"], prof["block_size"]), steps.THREADS_PER_SM // prof["block_size"])
+    share = 100 * blocks * prof["block_size"] / steps.THREADS_PER_SM
+    step = 100 * prof["block_size"] / steps.THREADS_PER_SM
+    if not share - step < prof["occupancy_pct"] <= share:
+        _fail("the achieved occupancy matches the blocks that the registers allow", [prof["occupancy_pct"], share])
+    return f"{blocks} blocks per SM, {blocks * steps.SMS}"
+
+
 def headline_registers():
     """ncu_occupancy (8192): registers per thread of headline_tile256, float and half, as 'A and B'."""
     regs = [row(table("ncu_occupancy"), kernel=HEADLINE, dtype=d)["registers"] for d in ("float", "half")]
@@ -353,16 +423,6 @@ def headline_registers():
 
 def _profile(source, kernel, dtype, metric):
     return row(table(source), kernel=kernel, dtype=dtype)[metric]
-
-
-def double_occupancies():
-    """ncu_double16384: achieved occupancy of step 07's coarsen and of headline_tile256, double
-    at 16384. The words: DRAM is as busy in both (within a point of its peak)."""
-    busy = [_profile("ncu_double16384", k, "double", "dram_pct_of_peak") for k in ("coarsen", HEADLINE)]
-    if abs(_diff(*busy)) >= 1:
-        _fail("coarsen and headline_tile256 keep DRAM as busy", busy)
-    occ = [_profile("ncu_double16384", k, "double", "occupancy_pct") for k in ("coarsen", HEADLINE)]
-    return f"{num(occ[0], 0)}% and {num(occ[1], 0)}%"
 
 
 # --- Bytes in flight, averaged over time (Little's law) ---
@@ -386,51 +446,44 @@ def _sm_read_bps():
     return row(table("lab_occupancy"), kernel="cudaMemcpy", dtype=dtype, rows=n, cols=n)["gbps"] * 1e9 / 2 / steps.SMS
 
 
-def _needed_bytes():
-    """Bytes of loads an SM needs in flight at cudaMemcpy's speed: read rate x latency."""
-    return _sm_read_bps() * _latency_ns() * 1e-9
-
-
 def _averaged(k):
-    """(duration us, time per tile us, KB averaged, predicted %, measured %) for k blocks per SM."""
+    """(duration us, time per tile us, ncu's share of the copy %, timed share %, KB averaged,
+    load share %) for k blocks per SM. ncu's share is the copy's time over the kernel's
+    duration: (bytes an SM reads / duration) over the copy's read rate per SM, whatever L is."""
     dtype, n = AVERAGED
     prof = row(table("ncu_occupancy"), kernel=f"blocks_per_sm_{k}", dtype=dtype)
     tiles_per_sm = prof["grid_size"] / steps.SMS           # one block per tile
     per_tile_us = prof["duration_us"] * int(k) / tiles_per_sm
-    averaged = int(k) * _tile_bytes(dtype) * _latency_ns() * 1e-3 / per_tile_us  # bytes
-    predicted = 100 * averaged / _needed_bytes()
+    read_bps = tiles_per_sm * _tile_bytes(dtype) / (prof["duration_us"] * 1e-6)  # per SM
+    profiled = 100 * read_bps / _sm_read_bps()
+    averaged = read_bps * _latency_ns() * 1e-9              # Little's law: rate x L, bytes
+    share = 100 * _latency_ns() * 1e-3 / per_tile_us        # = averaged / (k tiles)
     measured = _pct(table("lab_occupancy"), f"blocks_per_sm_{k}", dtype, n, n)
-    return prof["duration_us"], per_tile_us, averaged / 1024, predicted, measured
+    return prof["duration_us"], per_tile_us, profiled, measured, averaged / 1024, share
 
 
 def averaged_row(k):
-    """One row of the worked example: duration, time per tile, KB in flight averaged, the
-    share of the copy that they predict and the timed share. The words: within a point."""
-    duration, per_tile, kb, predicted, measured = _averaged(k)
-    if abs(predicted - measured) > 1:
-        _fail(f"Little's law averaged over time matches the timing within a point ({k} blocks)",
-              [predicted, measured])
-    return f"{num(duration)} | {num(per_tile, 2)} | {num(kb)} | {num(predicted)}% | {num(measured)}%"
+    """One row of the worked example: duration, time per tile, the share of the copy that the
+    duration gives and the timed one, KB in flight averaged at L, the load phase's share of t.
+    The words: the two shares agree within a point."""
+    duration, per_tile, profiled, measured, kb, share = _averaged(k)
+    if abs(profiled - measured) > 1:
+        _fail(f"the profiled duration matches the timing within a point ({k} blocks)", [profiled, measured])
+    return f"{num(duration)} | {num(per_tile, 2)} | {num(profiled)}% | {num(measured)}% | {num(kb)} | {num(share, 0)}%"
 
 
 def averaged_caption():
     """Where the worked example's numbers come from."""
     prof, timed = (table(s) for s in AVERAGED_SOURCES)
     first = timed.rows[0]
-    return (f"Durations: Nsight Compute, one launch each, `docs/results/{prof.path.name}`; measured: % of "
+    return (f"Durations: Nsight Compute, one launch each, `docs/results/{prof.path.name}`; timed: % of "
             f"cudaMemcpy, median of {first['reps']} cold-L2 runs, `docs/results/{timed.path.name}`; "
             f"{first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}")
 
 
-def needed_kb():
-    """KB (1024 bytes, as the tiles count them) of loads an SM needs in flight at the timed
-    cudaMemcpy speed with step 00's latency."""
-    return num(_needed_bytes() / 1024)
-
-
-def load_share(k):
-    """The share of a block's time per tile that its loads are in flight (L / t), k blocks."""
-    return num(100 * _latency_ns() * 1e-3 / _averaged(k)[1], 0) + "%"
+def averaged_kb(k):
+    """KB in flight per SM, averaged over time, at k blocks per SM (rate x L)."""
+    return num(_averaged(k)[4])
 
 
 # --- Tile orders and regions ---
@@ -453,27 +506,21 @@ def ablation_hint():
     return _signed_span(_check(values, "noise", "the store hint in step 07's ablation"))
 
 
-SPLIT_STORES = "07_coarsen_h200_2026-11-23.csv"  # the ablation built with the plain store split into smaller stores
-
-
-def split_stores():
-    """The ablation's rows at half 16384 in the build whose plain 16-byte store compiled to
-    smaller stores (SPLIT_STORES): without the hint (split) against with it (one 16-byte store)."""
-    tbl = file(SPLIT_STORES)
-    plain, hint = (_pct(tbl, k, "half", *LARGEST) for k in ("tile256B_vec16", "evict_first_stores"))
-    if not plain < hint:
-        _fail("the split stores were slower", [plain, hint])
-    return f"{num(plain)}% against {num(hint)}%"
-
-
 def plain_stores():
-    """lab_stores, medians: plain stores over the hint (tile256_no_cs minus headline_tile256) at
-    8192 and 16384, every type. The words: ahead in every cell, most of them within the noise."""
-    values = _check(_medians("lab_stores", "tile256_no_cs", HEADLINE, DTYPES, [(8192, 8192), LARGEST]), "gain",
-                    "plain stores ahead of the hint")
-    if sum(v <= _noise() for v in values) * 2 <= len(values):
-        _fail("most of plain stores' leads are within the noise", values)
+    """lab_stores, medians: plain stores over the hint (*_no_cs minus headline_*), both tiles,
+    every type, at 8192 and 16384 (the cells: 16). The words: plain stores are ahead in every
+    cell; at 2048 and 4096 the sign changes from cell to cell."""
+    values = _check([-g for g in _store_hint()], "gain", "plain stores ahead of the hint from 8192 up")
+    small = [g for hinted, plain in ((HEADLINE, "tile256_no_cs"), ("headline_tile128", "tile128_no_cs"))
+             for g in _medians("lab_stores", plain, hinted, DTYPES, [(2048, 2048), (4096, 4096)])]
+    if min(small) >= 0 or max(small) <= 0:
+        _fail("at 2048 and 4096 the sign changes", small)
     return span(values)
+
+
+def store_hint_cells():
+    """How many cells plain_stores compares (both tiles x types x 8192 and 16384)."""
+    return str(len(_store_hint()))
 
 
 def register_loads_cost():
@@ -483,12 +530,6 @@ def register_loads_cost():
     if max(values) <= _noise():
         _fail("loads through registers cost something", values)
     return num(max(values))
-
-
-def hint_on_register_loads():
-    """lab_coarsen at 16384: the store hint added to the ablation's kernel with evict-first
-    loads through registers (evict_first_both minus evict_first_loads): within the noise."""
-    return _signed_span(_check(_map("evict_first_both", "evict_first_loads"), "noise", "the store hint, loads hinted"))
 
 
 # --- Tables of medians over three runs (hand-laid tables, one value per row) ---
@@ -540,39 +581,6 @@ def small_tile_loss():
     return span(_check(values, "gain", "the 256-byte tile leads the 128-byte one"))
 
 
-def straddle():
-    """lab_tune, half: the headline's tile at 11520 x 11520 and at 11584 x 11584 (odd rows start
-    128 bytes off a 256-byte boundary). The words: slower at 11584 for half; float is not."""
-    tbl = _pinned("lab_tune")
-    at = lambda d, n: _pct(tbl, TUNED, d, n, n)
-    if not at("half", 11584) < at("half", 11520) - _noise() or at("float", 11584) < at("float", 11520) - _noise():
-        _fail("half slows down at 11584, float does not", [at("half", 11520), at("half", 11584)])
-    return f"{num(at('half', 11520))}% at 11520² and {num(at('half', 11584))}% at 11584²"
-
-
-def prefetch_gain():
-    """lab_tune: where the .L2::256B prefetch hint gains from 4096 up. The words: only at the
-    11584 square, for the 2-byte types; returns those gains."""
-    tbl = _pinned("lab_tune")
-    shapes = sorted({(r["rows"], r["cols"]) for r in tbl.rows if min(r["rows"], r["cols"]) >= 4096})
-    gains = {(d, s): _gap(tbl, TUNED + "_l2prefetch", TUNED, d, *s) for d in DTYPES for s in shapes}
-    where = {k for k, g in gains.items() if g > 0}
-    if where != {(d, (11584, 11584)) for d in TWO_BYTE}:
-        _fail("the prefetch hint gains only for the 2-byte types at 11584", list(gains.values()))
-    return span([gains[k] for k in sorted(where)])
-
-
-def dram_11584():
-    """ncu_11584, step 07's kernel, half: DRAM busy (% of peak) at 11584 and at 11520. The words:
-    less busy at 11584, reading exactly the ideal bytes at both."""
-    tbl = table("ncu_11584")
-    get = lambda n, m: row(tbl, kernel="coarsen", dtype="half", rows=n, cols=n)[m]
-    busy = {n: get(n, "dram_pct_of_peak") for n in (11520, 11584)}
-    if {get(n, "dram_read_vs_ideal") for n in busy} != {1.0} or not busy[11584] < busy[11520]:
-        _fail("DRAM less busy at 11584 with the ideal bytes", list(busy.values()))
-    return f"{num(busy[11584])}% against {num(busy[11520])}%"
-
-
 # --- Double buffering, a persistent grid, bulk stores ---
 
 def double_buffer_vs_persistent(types):
@@ -583,6 +591,27 @@ def double_buffer_vs_persistent(types):
         _fail("double buffering stays below the headline", _removed("double_buffer", ONE_REGION))
     dtypes, expect = {"two_byte": (TWO_BYTE, "gain"), "wide": (("float", "double"), "loss")}[types]
     return span([abs(v) for v in _check(_removed("double_buffer", "persistent", dtypes), expect, "double buffering")])
+
+
+def double_buffer_blocks():
+    """ncu_double16384, double at 16384: registers per thread of double_buffer and of
+    persistent, and the blocks per SM of their grids (each launches as many blocks as fit), as
+    'A against B registers per thread: N blocks per SM instead of M'. The words: the registers
+    decide (the register count gives the grid's blocks per SM), not the second tile's shared
+    memory (which would allow more)."""
+    tbl = table("ncu_double16384")
+    found = []
+    for k in ("double_buffer", "persistent"):
+        prof = row(tbl, kernel=k, dtype="double")
+        per_sm = prof["grid_size"] / steps.SMS
+        by_regs = _blocks_by_registers(prof["registers"], prof["block_size"])
+        by_shared = steps.SHARED_PER_SM // (prof["shared_bytes"] + steps.SHARED_PER_BLOCK_RESERVED)
+        by_threads = steps.THREADS_PER_SM // prof["block_size"]
+        if per_sm != by_regs or not by_regs < min(by_shared, by_threads):
+            _fail(f"{k}: registers set the blocks per SM", [per_sm, by_regs, by_shared])
+        found.append((prof["registers"], int(per_sm)))
+    (r1, b1), (r2, b2) = found
+    return f"{num(r1, 0)} against {num(r2, 0)} registers per thread: {b1} blocks per SM instead of {b2}"
 
 
 def double_buffer_occupancy():
@@ -596,12 +625,12 @@ def double_buffer_occupancy():
 def bulk_store_2048():
     """lab_coarsen at 2048: what bulk_store loses to the headline in one region, every type."""
     values = _removed(ONE_REGION, "bulk_store", shape=(2048, 2048))
-    return span(_check(values, "gain", "bulk stores lose at 2048"), 0)
+    if min(values) <= _noise("small"):
+        _fail("bulk stores lose at 2048 beyond the noise there", values)
+    return span(values, 0)
 
 
 # --- A lean tile for a few waves ---
-
-FEW_WAVES = ((2048, 2048), (3072, 3072), (4096, 4096))
 
 
 def small_tiles_lose():
@@ -611,34 +640,66 @@ def small_tiles_lose():
 
 
 def lean_gain():
-    """lab_small, medians, float at 2048 to 4096: lean_tile128 over the general record."""
-    return span(_check(_medians("lab_small", "lean_tile128", "record_general", ["float"], FEW_WAVES), "gain",
-                       "the lean tile gains for float"))
+    """lab_small, medians, float at 2048 to 4096: lean_tile128 over the general record. The
+    words: ahead at every size, beyond the noise of its band only at 3072."""
+    values = _check(_medians("lab_small", "lean_tile128", "record_general", ["float"], FEW_WAVES), "gain",
+                    "the lean tile gains for float")
+    beyond = [n for (n, _), v in zip(FEW_WAVES, values) if abs(v) > _noise(_band(n))]
+    if beyond != [3072]:
+        _fail("the lean tile's lead is beyond the noise only at 3072", values)
+    return span(values)
 
 
 def lean_pairs(n):
     """lab_small, medians, half and bf16 at n x n: lean_pairs128 over the general record
-    (2048: a gain; 3072: a loss, shown as its size)."""
-    expect = {2048: "gain", 3072: "loss"}[int(n)]
-    values = _medians("lab_small", "lean_pairs128", "record_general", TWO_BYTE, [(int(n), int(n))])
-    return span([abs(v) for v in _check(values, expect, f"the lean tile with pairs at {n}")])
+    (2048 and 4096: a gain; 3072: a loss, shown as its size). The words at 3072 and 4096:
+    within the noise of those sizes."""
+    expect = {2048: "gain", 3072: "loss", 4096: "gain"}[int(n)]
+    values = _check(_medians("lab_small", "lean_pairs128", "record_general", TWO_BYTE, [(int(n), int(n))]), expect,
+                    f"the lean tile with pairs at {n}")
+    if int(n) != 2048 and max(abs(v) for v in values) > _noise(_band(int(n))):
+        _fail(f"the lean tile with pairs at {n} is within the noise", values)
+    return span([abs(v) for v in values])
+
+
+def lean_pairs_beyond():
+    """lab_small, medians at 2048: the 2-byte types whose lean_pairs128 gain is beyond the
+    noise of that size (the words: only half)."""
+    values = _medians("lab_small", "lean_pairs128", "record_general", TWO_BYTE, [(2048, 2048)])
+    beyond = [d for d, v in zip(TWO_BYTE, values) if v > _noise("small")]
+    if beyond != ["half"]:
+        _fail("only half's lean gain at 2048 is beyond the noise", values)
+    return "`half`"
+
+
+def lean_last_wave(n):
+    """How full the last nominal wave of the lean tile's blocks is at n x n, 2-byte types (128
+    x 128-byte tiles, 128 threads: 16 blocks per SM by threads), as a %."""
+    side = 128 // 2
+    tiles = math.ceil(int(n) / side) ** 2
+    wave = steps.SMS * (steps.THREADS_PER_SM // 128)
+    last = tiles % wave or wave
+    return num(100 * last / wave, 0) + "%"
+
+
+def small_tiles_within():
+    """lab_small, medians at 2048: the types (float, half, bf16) whose small-tile gain is within
+    the noise at 2048 (the words: only bf16; the others beyond it)."""
+    dtypes = ("float",) + TWO_BYTE
+    values = _medians("lab_small", "tile128_no_cs", "tile256_no_cs", dtypes, [(2048, 2048)])
+    within = [d for d, v in zip(dtypes, values) if v <= _noise("small")]
+    if within != ["bf16"]:
+        _fail("the small tile's gain at 2048 is beyond the noise but for bf16", values)
+    return "`bf16`"
 
 
 def lean_double():
-    """lab_small, medians, double at 2048 to 4096: lean_tile128 minus the general record."""
-    return span(_medians("lab_small", "lean_tile128", "record_general", ["double"], FEW_WAVES))
-
-
-def small_variants():
-    """lab_small_orders, medians at 2048 to 4096: the small tile in row-major order, and with
-    single columns (bf16), minus the small tile. The words: neither gains consistently (each
-    loses beyond the noise somewhere)."""
-    def gaps(kernel, dtypes):
-        return _medians("lab_small_orders", kernel, "tile128_no_cs", dtypes, FEW_WAVES)
-    rows_, cols_ = gaps("tile128_no_cs_rows", ("float", "double", "bf16")), gaps("tile128_no_cs_no_pairs", ("bf16",))
-    if min(rows_) >= -_noise() or min(cols_) >= -_noise():
-        _fail("neither change gains consistently", rows_ + cols_)
-    return f"{_signed_span(rows_)} (row-major order) and {_signed_span(cols_)} (single columns, `bf16`)"
+    """lab_small, medians, double at 2048 to 4096: lean_tile128 minus the general record. The
+    words: within the noise of each size."""
+    values = _medians("lab_small", "lean_tile128", "record_general", ["double"], FEW_WAVES)
+    if any(abs(v) > _noise(_band(n)) for v, (n, _) in zip(values, FEW_WAVES)):
+        _fail("the lean tile moves double within the noise", values)
+    return _signed_span(values)
 
 
 # --- Odd shapes ---
@@ -654,10 +715,43 @@ def fallback_4899():
 
 def odd_gap(dtype):
     """lab_unaligned, medians: how far the record at 4899, 11585 and 4097 x 4099 is below
-    itself at the aligned neighbour (4896, 11584, 4096), as a span."""
+    itself at the aligned neighbour (4896, 11584, 4096): 'x to y points below', or 'x points
+    above to y below' where an odd size runs ahead."""
     tables = _pinned_runs("lab_unaligned")
-    return span([_diff(_median("lab_unaligned", "record", dtype, *a, tables=tables),
-                       _median("lab_unaligned", "record", dtype, *o, tables=tables)) for o, a in ODD_NEIGHBOURS])
+    below = [_diff(_median("lab_unaligned", "record", dtype, *a, tables=tables),
+                   _median("lab_unaligned", "record", dtype, *o, tables=tables)) for o, a in ODD_NEIGHBOURS]
+    if dtype == "half":  # the words: the most at 4899, whose neighbour reads above 100%
+        if below.index(max(below)) != 0 or _median("lab_unaligned", "record", dtype, 4896, 4896, tables) <= 100:
+            _fail("half's record loses most at 4899, whose neighbour 4896 reads above 100%", below)
+    if min(below) < 0:
+        return f"{num(-min(below))} points above to {num(max(below))} below"
+    return f"{span(below)} points below"
+
+
+def _strip(dtype, kernel, side):
+    return _report_profile("ncu_strip")[(dtype, kernel, side)]
+
+
+def l2_writeback():
+    """ncu_strip, half, the record at 4896: DRAM bytes written against the bytes of `out`, as
+    'A MB of B MB'. The words: about half of `out` reaches DRAM in the kernel's time."""
+    written = _strip("half", "record", 4896)["dram__bytes_write.sum"]
+    out_bytes = 4896 * 4896 * DTYPE_BYTES["half"]
+    if not 0.4 < written / out_bytes < 0.6:
+        _fail("about half of out is written to DRAM", [written, out_bytes])
+    return f"{num(written / 1e6)} MB of {num(out_bytes / 1e6)} MB"
+
+
+def dram_rate_4899():
+    """ncu_strip, half: DRAM bytes (read and written) per second of the flat tiles at 4899 as a
+    share of the record's at 4896. The words: lower."""
+    def rate(kernel, side):
+        m = _strip("half", kernel, side)
+        return (m["dram__bytes_read.sum"] + m["dram__bytes_write.sum"]) / m["gpu__time_duration.sum"]
+    share = 100 * rate("shifted_flat", 4899) / rate("record", 4896)
+    if not share < 100:
+        _fail("DRAM moves the flat tiles' bytes at a lower rate", [share])
+    return num(share, 0) + "%"
 
 
 def _report_profile(source):
@@ -716,16 +810,26 @@ def float_blocks():
     return num(_median_gap(src, "shifted_flat_6blocks", "shifted_flat", "float", *ODD_LARGEST))
 
 
-def offset_2048():
-    """lab_unaligned, medians at 2048, the 2-byte types: the record on pointers one element in
-    (record_offset1) below the record on aligned pointers. The words: far more than the lean
-    tile, which offset pointers rule out, gains there (lean_pairs 2048)."""
-    tables = _pinned_runs("lab_unaligned")
-    loss = [-g for g in _medians("lab_unaligned", "record_offset1", "record", TWO_BYTE, [(2048, 2048)], tables)]
+def offset_2048(source):
+    """At 2048, the 2-byte types: the record on pointers one element in (record_offset1) below
+    the record on aligned pointers; source lab_unaligned (medians of its three runs) or
+    lab_coarsen (one run). The words: far more than the lean tile, which offset pointers rule
+    out, gains there (lean_pairs 2048), and than the noise at 2048, in both sources; the two
+    sources differ by more than that noise."""
+    def loss(src):
+        if src == "lab_unaligned":
+            gaps = _medians(src, "record_offset1", "record", TWO_BYTE, [(2048, 2048)], _pinned_runs(src))
+        else:
+            gaps = _map("record_offset1", "record", TWO_BYTE, (2048, 2048))
+        return [-g for g in gaps]
+    both = {src: loss(src) for src in ("lab_unaligned", "lab_coarsen")}
     lean = _medians("lab_small", "lean_pairs128", "record_general", TWO_BYTE, [(2048, 2048)])
-    if min(loss) <= 2 * max(lean):
-        _fail("offset pointers at 2048 lose far more than the lean tile gains", loss + lean)
-    return span(loss)
+    n = _noise("small")
+    if min(min(v) for v in both.values()) <= max(2 * max(lean), n) or \
+            min(both["lab_unaligned"]) - max(both["lab_coarsen"]) <= n:
+        _fail("offset pointers at 2048 lose far more than the lean tile gains, and the sources differ",
+              both["lab_unaligned"] + both["lab_coarsen"])
+    return span(both[source])
 
 
 # --- Step 08's variants ---
@@ -742,11 +846,11 @@ def inplace_diagonals_loss():
 
 def inplace_diagonals_gain():
     """lab_inplace at 16384, double: the diagonal numbering against one region in column order.
-    The words: a gain beyond the noise, which leaves it level (within the noise) with step 08's
-    two regions."""
+    The words: a gain beyond the noise, which leaves it level (within the noise) with two
+    regions in column order (inplace_two_regions)."""
     tbl = table("lab_inplace")
     one = _gap(tbl, "inplace_diagonals", "inplace_one_region", "double", *LARGEST)
-    two = _gap(tbl, "inplace_diagonals", "inplace", "double", *LARGEST)
+    two = _gap(tbl, "inplace_diagonals", INPLACE, "double", *LARGEST)
     if one <= _noise() or abs(two) > _noise():
         _fail("for double the diagonals gain over one region and are level with two", [one, two])
     return num(one)
