@@ -4,17 +4,19 @@ rectangle (see plots/prose/__init__.py).
 Sources:
 - 08_inplace_shapes and its repeat runs (H100): step 08 end to end (`inplace`), the plain
   reference (`rect_reference`) and cudaMemcpy on four rectangles; the reference's budget.
-- lab_inplace_rect (H200): each pass timed alone, on the rows x cols matrix (`_rxc`) and on the
-  cols x rows one (`_cxr`); column passes with narrower pieces (`_16B`, `_8B`, `_4B`).
+- lab_inplace_rect and its repeat runs (H200): step 08 end to end and each pass timed alone, on
+  the rows x cols matrix (`_rxc`) and on the cols x rows one (`_cxr`); column passes with
+  narrower pieces (`_16B`, `_8B`, `_4B`). Every value is a median over the runs.
 - lab_inplace_align and its repeats (H200): the two passes on four shapes of one 10 x 7 grid
   of squares whose side differs.
-- ncu_inplace_rect (H200): Nsight Compute's report on the three passes.
+- ncu_inplace_rect (H200): Nsight Compute's report on the three passes, of an earlier commit of
+  rect.cuh than the timings (the chapter says so).
 A sentence that compares values is checked here: the function stops the run if the CSVs no
 longer say what the sentence says.
 """
 import re
 
-from prose import DTYPES, gbps, median, num, pct, report, runs, span, table
+from prose import DTYPES, gbps, median, num, pct, report, row, runs, span, table
 from results import DTYPE_BYTES
 
 # The GPUs whose budget the chapter computes: (SMs, boost clock in GHz), from their
@@ -128,6 +130,33 @@ def reference_elements():
     return span(rates, 0) + " billion"
 
 
+# A block's shared memory and an SM's limits on sm_90 (H100, H200; CUDA C++ Programming Guide,
+# compute capability 9.0): what bounds the reference's blocks per SM. Its kernels use at most 30
+# registers a thread (cuobjdump -res-usage), which bounds nothing below the thread limit.
+SM_SHARED = 228 * 1024     # shared memory per SM
+BLOCK_RESERVED = 1024      # shared memory the system reserves per block
+SM_THREADS = 2048          # resident threads per SM
+REFERENCE_THREADS = 256    # rect_reference.cuh's kThreads
+
+
+def _reference_blocks(dtype, length):
+    """Blocks per SM of a reference pass whose block holds `length` elements in shared memory."""
+    by_shared = SM_SHARED // (length * DTYPE_BYTES[dtype] + BLOCK_RESERVED)
+    return min(by_shared, SM_THREADS // REFERENCE_THREADS)
+
+
+def reference_blocks():
+    """Blocks per SM of the reference's passes at 8192 x 16384 (a row of 16384 elements or a
+    column of 8192 in shared memory), over every type and pass. The sentence says that they
+    differ several times over (at least 3x) while the elements per second stay within a third
+    (reference_elements checks that): few blocks in flight would make the rates follow them."""
+    blocks = [_reference_blocks(d, length) for d in DTYPES for length in (16384, 8192)]
+    if max(blocks) < 3 * min(blocks):
+        _stop("the reference's blocks per SM differ less than threefold between types and passes")
+    reference_elements()
+    return f"{min(blocks)} to {max(blocks)}"
+
+
 # ---- Step 08 end to end on the four rectangles (08_inplace_shapes, H100) ------------------
 
 def shapes_pair(rows, cols, dtype):
@@ -167,19 +196,13 @@ def three_pass_gain():
     return span(ratios, 1)
 
 
-def two_pass(rows, cols):
-    """Step 08 end to end (the squares and cycles passes) at rows x cols, median of the runs of
-    08_inplace_shapes, every type; the sentence says below the 50% two passes allow, and at
-    8192 x 16384 close to it (above 40%)."""
-    values = [_median("08_inplace_shapes", kernel="inplace", dtype=d, rows=int(rows), cols=int(cols)) for d in DTYPES]
-    if max(values) >= 50:
-        _stop("two passes reach half the copy")
-    if (int(rows), int(cols)) == (8192, 16384) and min(values) <= 40:
-        _stop("at 8192 x 16384 step 08 is not close to half the copy")
-    return span(values, 1, "%")
 
+# ---- Each pass alone and step 08 end to end (lab_inplace_rect and its runs, H200) ----------
+# Every value below is the median over the runs (runs() of prose/__init__.py).
 
-# ---- The three passes, each timed alone (lab_inplace_rect, H200) ---------------------------
+def _lab(kernel, dtype, rows, cols):
+    return _median("lab_inplace_rect", kernel=kernel, dtype=dtype, rows=int(rows), cols=int(cols))
+
 
 def _orientations(rows, cols):
     return (("rxc", rows, cols), ("cxr", cols, rows))
@@ -187,8 +210,16 @@ def _orientations(rows, cols):
 
 def _tabled(kernel, dtypes=DTYPES):
     """% of cudaMemcpy of one pass (`kernel` without _rxc) on the chapter's table's matrix."""
-    tbl = table("lab_inplace_rect")
-    return [pct(tbl, kernel=f"{kernel}_rxc", dtype=d, rows=TABLED[0], cols=TABLED[1]) for d in dtypes]
+    return [_lab(f"{kernel}_rxc", d, *TABLED) for d in dtypes]
+
+
+def pass_cell(kernel, dtype):
+    """A cell of the table of the passes: `kernel` (without _rxc) on the table's matrix."""
+    return num(_tabled(kernel, [dtype])[0], 1) + "%"
+
+
+def passes_caption():
+    return caption("lab_inplace_rect")
 
 
 def row_pass(*dtypes):
@@ -205,10 +236,19 @@ def column_passes():
     return span(columns, 0, "%")
 
 
+def _added(shares):
+    """The end-to-end share (% of cudaMemcpy) of passes whose times add: 1 / sum of 1 / share."""
+    return 1 / sum(1 / s for s in shares)
+
+
+def _three(dtype, rows, cols):
+    return _added([_lab(f"{k}_rxc", dtype, rows, cols) for k in THREE])
+
+
 def three_passes():
-    """The three passes end to end, their times added (1 / sum of 1 / %), every type, on the
-    table's matrix; the sentence says this is below a third of the copy."""
-    ends = [1 / sum(1 / p for p in ps) for ps in zip(*(_tabled(k) for k in THREE))]
+    """The three passes' times added, every type, on the table's matrix; the sentence says
+    this is below a third of the copy."""
+    ends = [_three(d, *TABLED) for d in DTYPES]
     if max(ends) >= 100 / 3:
         _stop("three passes reach a third of the copy")
     return span(ends, 0, "%")
@@ -225,15 +265,16 @@ def _width(rows, cols, dtype):
 
 
 def _widths():
-    """{(pass kernel, rows, cols, orientation, dtype): {bytes: % of cudaMemcpy}} of the lab's
-    column passes: the piece transpose_inplace takes (no suffix) and the narrower ones."""
+    """{(pass kernel, rows, cols, orientation, dtype): {bytes: median % of cudaMemcpy}} of the
+    lab's column passes: the piece transpose_inplace takes (no suffix) and the narrower ones."""
     found = {}
     for row in table("lab_inplace_rect").rows:
         m = re.fullmatch(r"(rect_pass[13]_\w+?_columns)(?:_(\d+)B)?_(rxc|cxr)", row["kernel"])
-        if not m or not row["verified"]:
+        if not m:
             continue
         w = int(m.group(2)) if m.group(2) else _width(row["rows"], row["cols"], row["dtype"])
-        found.setdefault((m.group(1), row["rows"], row["cols"], m.group(3), row["dtype"]), {})[w] = row["pct_of_memcpy"]
+        found.setdefault((m.group(1), row["rows"], row["cols"], m.group(3), row["dtype"]), {})[w] = \
+            _lab(row["kernel"], row["dtype"], row["rows"], row["cols"])
     return found
 
 
@@ -297,21 +338,6 @@ def column_dram_busy():
     return span(_busy("permute_columns", "DRAM Throughput"), 0, "%")
 
 
-def column_l2_hits():
-    """L2 hit rate of the column passes, as the report gives it (stores count as hits)."""
-    return span(_busy("permute_columns", "L2 Hit Rate"), 0, "%")
-
-
-def column_read_hits():
-    """The column passes' read hit rate if every store hits and stores are half the L2's
-    accesses (a pass reads and writes the same pieces): 2 x hit rate - 1. The sentence says it
-    is at least the 50% predicted (the second of two panels that share a sector hits)."""
-    reads = [2 * h - 100 for h in _busy("permute_columns", "L2 Hit Rate")]
-    if min(reads) < 50:
-        _stop("the column passes' reads hit less often than the predicted half")
-    return span(reads, 0, "%")
-
-
 def column_dram_bytes():
     """Bytes DRAM moved in each column pass (its DRAM throughput in bytes/s times its duration)
     over the bytes a copy of the matrix moves (8192 x 16384, read and written); the sentence
@@ -330,62 +356,126 @@ def column_dram_bytes():
     return span(ratios, 1)
 
 
-# ---- The two passes (lab_inplace_rect, lab_inplace_align) ---------------------------------
+# ---- The two passes (lab_inplace_rect, lab_inplace_align; H200) ----------------------------
 
-def chunk_pass(which):
-    """lab_inplace_rect: the squares pass (1) or the cycles pass (2) at 8192 x 16384, both
-    orientations, every type."""
-    kernel = {"1": "cycles_pass1_squares", "2": "cycles_pass2_chunks"}[which]
-    tbl = table("lab_inplace_rect")
-    return span([pct(tbl, kernel=f"{kernel}_{o}", dtype=d, rows=r, cols=c)
-                 for o, r, c in _orientations(8192, 16384) for d in DTYPES], 0, "%")
+SQUARES, CHUNKS = "cycles_pass1_squares", "cycles_pass2_chunks"
+
+
+def pass_pair(rows, cols, dtype):
+    """The squares pass / the cycles pass, each alone, rows x cols (_rxc)."""
+    return " / ".join(num(_lab(f"{k}_rxc", dtype, rows, cols), 1) for k in (SQUARES, CHUNKS))
+
+
+def _composed(rows, cols, dtype):
+    """(predicted, measured): the two passes' times added, and step 08 end to end."""
+    predicted = _added([_lab(f"{k}_rxc", dtype, rows, cols) for k in (SQUARES, CHUNKS)])
+    return predicted, _lab("inplace", dtype, rows, cols)
+
+
+def composed(rows, cols, dtype):
+    """A cell of the composition table: predicted / measured end to end, % of cudaMemcpy."""
+    return " / ".join(num(x, 1) for x in _composed(int(rows), int(cols), dtype))
+
+
+def composed_error():
+    """The largest difference between measured and predicted end to end, as a share of the
+    prediction, over both shapes and every type; the sentence says within 15%, and that
+    10000 x 7000 is slower than 8192 x 16384 in every type, its cycles pass slower than its
+    squares pass."""
+    errors = [abs(measured / predicted - 1) for r, c in SHAPES for d in DTYPES
+              for predicted, measured in [_composed(r, c, d)]]
+    if max(errors) > 0.15:
+        _stop("step 08 end to end differs from the two passes' times added by more than 15%")
+    for d in DTYPES:
+        if _lab("inplace", d, 10000, 7000) >= _lab("inplace", d, *TABLED):
+            _stop(f"10000 x 7000 is as fast as 8192 x 16384 in {d}")
+        if _lab(f"{CHUNKS}_rxc", d, 10000, 7000) >= _lab(f"{SQUARES}_rxc", d, 10000, 7000):
+            _stop(f"at 10000 x 7000 the cycles pass is as fast as the squares pass in {d}")
+    return num(100 * max(errors), 0) + "%"
 
 
 def two_over_three():
-    """lab_inplace_rect, one CSV: step 08 end to end (the two passes) over the three passes' times
-    added, on the same matrix (each measured rectangle as rows x cols), every type; the
-    sentence says the two passes are the faster everywhere."""
-    tbl = table("lab_inplace_rect")
-    ratios = []
-    for r, c in SHAPES:
-        for d in DTYPES:
-            three = 1 / sum(1 / pct(tbl, kernel=f"{k}_rxc", dtype=d, rows=r, cols=c) for k in THREE)
-            ratios.append(pct(tbl, kernel="inplace", dtype=d, rows=r, cols=c) / three)
+    """Step 08 end to end (the two passes) over the three passes' times added, on the same
+    matrix (each measured rectangle as rows x cols), every type; the sentence says the two
+    passes are the faster everywhere."""
+    ratios = [_lab("inplace", d, r, c) / _three(d, r, c) for r, c in SHAPES for d in DTYPES]
     if min(ratios) <= 1:
         _stop("the three passes are as fast as the two somewhere")
     return span(ratios, 1)
 
 
-ALIGN = {"aligned": (10560, 7392), "unaligned": (10400, 7280), "whole": (10240, 7168)}
-PASSES = {"squares": "cycles_pass1_squares_rxc", "chunks": "cycles_pass2_chunks_rxc"}
+def _chunk_pass(dtypes, rows=8192, cols=16384):
+    return [_lab(f"{CHUNKS}_{o}", d, r, c) for o, r, c in _orientations(rows, cols) for d in dtypes]
 
 
-def align_source():
-    """Where the alignment sentence's numbers come from: medians over the runs of lab_inplace_align."""
-    return f"medians of {len(runs('lab_inplace_align'))} runs: `docs/results/lab_inplace_align_*.csv`"
+def cycles_pass(*dtypes):
+    """The cycles pass at 8192 x 16384, both orientations, the given types; the sentence says
+    the 2-byte types are below float and double."""
+    if max(_chunk_pass(["half", "bf16"])) >= min(_chunk_pass(["float", "double"])):
+        _stop("the cycles pass is as fast in a 2-byte type as in float or double")
+    return span(_chunk_pass(dtypes), 0, "%")
 
 
-def align_gains():
-    """Points that 128-byte lines add (c = 1040 -> 1056) and that whole tiles then add (1056 ->
-    1024), to the squares and to the cycles pass (medians); the sentence says lines add more
-    than whole tiles, in both passes."""
-    gains = {}
-    for which in PASSES:
-        at = {k: _median("lab_inplace_align", kernel=PASSES[which], dtype="float", rows=r, cols=c) for k, (r, c) in ALIGN.items()}
-        gains[which] = (at["aligned"] - at["unaligned"], at["whole"] - at["aligned"])
-        if gains[which][0] <= max(0, gains[which][1]):
-            _stop(f"whole tiles add as much as 128-byte lines to the {which} pass")
-    (ls, ts), (lc, tc) = gains["squares"], gains["chunks"]
-    return f"{num(ls, 1)} and {num(lc, 1)} points to the squares and the cycles pass; whole tiles then add {num(ts, 1)} and {num(tc, 1)}"
+def cycles_fastest():
+    """The cycles pass's fastest repetition against cudaMemcpy's fastest (ms_min), median over
+    the runs, 8192 x 16384, both orientations, every type; the sentence says every type then
+    reaches about the same share (within 4 points), above every 2-byte median."""
+    shares = []
+    for o, r, c in _orientations(8192, 16384):
+        for d in DTYPES:
+            per_run = [100 * row(t, kernel="cudaMemcpy", dtype=d, rows=8192, cols=16384)["ms_min"]
+                       / row(t, kernel=f"{CHUNKS}_{o}", dtype=d, rows=r, cols=c)["ms_min"]
+                       for t in runs("lab_inplace_rect")]
+            shares.append(median(per_run))
+    if max(shares) - min(shares) > 4 or min(shares) <= max(_chunk_pass(["half", "bf16"])):
+        _stop("the fastest repetitions differ between types, or do not beat the 2-byte medians")
+    return span(shares, 0, "%")
 
 
-def whole_vs_8192():
-    """The cycles pass in `float` with both differences removed (10240 x 7168, median of
-    lab_inplace_align) against 8192 x 16384 (lab_inplace_rect, both orientations); the
-    sentence says it stays below."""
-    whole = _median("lab_inplace_align", kernel=PASSES["chunks"], dtype="float", rows=10240, cols=7168)
-    tbl = table("lab_inplace_rect")
-    big = [pct(tbl, kernel=f"cycles_pass2_chunks_{o}", dtype="float", rows=r, cols=c) for o, r, c in _orientations(8192, 16384)]
-    if whole >= min(big):
-        _stop("at 10240 x 7168 the cycles pass is as fast as at 8192 x 16384")
-    return f"{num(whole, 1)}% against {span(big, 0, '%')}"
+def cycles_spread():
+    """The widest spread between runs of the cycles pass at 8192 x 16384 (either orientation):
+    its type, orientation and lowest to highest run. The sentence says the 2-byte types spread
+    most: the widest 2-byte cell spreads more than every float and double cell."""
+    spreads = []
+    for o, r, c in _orientations(8192, 16384):
+        for d in DTYPES:
+            values = [pct(t, kernel=f"{CHUNKS}_{o}", dtype=d, rows=r, cols=c) for t in runs("lab_inplace_rect")]
+            spreads.append((max(values) - min(values), d, o, values))
+    widest = max(spreads)
+    if widest[1] not in ("half", "bf16") or max(x[0] for x in spreads if x[1] in ("float", "double")) >= \
+            max(x[0] for x in spreads if x[1] in ("half", "bf16") and x is not widest):
+        _stop("the 2-byte types' cycles pass does not spread most between runs")
+    where = {"rxc": "rows x cols", "cxr": "cols x rows"}[widest[2]]
+    return f"`{widest[1]}`, {where}: {span(widest[3], 0, '%')}"
+
+
+# The shapes of lab_inplace_align: one 10 x 7 grid of squares whose side c differs.
+ALIGN = {1040: (10400, 7280), 1056: (10560, 7392)}
+
+
+def align_gain(which):
+    """`float`, c = 1040 -> 1056 (4160-byte chunks, every other one 64 bytes off a 128-byte
+    line, to 4224-byte chunks, all on lines): what the squares or the cycles pass gains, in
+    points of cudaMemcpy, both orientations (medians of the runs of lab_inplace_align); the
+    sentence says it gains in both."""
+    kernel = {"squares": SQUARES, "cycles": CHUNKS}[which]
+    gains = []
+    for o in ("rxc", "cxr"):
+        at = {}
+        for c, (rows, cols) in ALIGN.items():
+            r, k = (rows, cols) if o == "rxc" else (cols, rows)
+            at[c] = _median("lab_inplace_align", kernel=f"{kernel}_{o}", dtype="float", rows=r, cols=k)
+        gains.append(at[1056] - at[1040])
+    if min(gains) <= 0:
+        _stop(f"the {which} pass does not gain from c = 1040 to 1056")
+    return span(gains, 1) + " points"
+
+
+def two_byte_slowest():
+    """The cycles pass at 10000 x 7000 (both orientations): the 2-byte types against float and
+    double; the sentence says the 2-byte types are the slower."""
+    two, wide = _chunk_pass(["half", "bf16"], 10000, 7000), _chunk_pass(["float", "double"], 10000, 7000)
+    if max(two) >= min(wide):
+        _stop("at 10000 x 7000 a 2-byte type's cycles pass is as fast as float's or double's")
+    return f"{span(two, 0, '%')} against {span(wide, 0, '%')}"
+
