@@ -205,15 +205,29 @@ MORE_BLOCKS = (("shifted_flat_5blocks", "shifted_flat"), ("shifted_flat_6blocks"
 ODD_LARGEST = (11585, 11585)  # the largest odd size measured
 
 
+def _ninth_block_gaps(n):
+    """lab_moved, medians, 2-byte types at n x n: 9 blocks per SM on the moved grid minus the
+    compiler's registers."""
+    return _medians("lab_moved", "moved128_9blocks_offset1", "moved128_offset1", TWO_BYTE, [(n, n)],
+                    _pinned_runs("lab_moved"))
+
+
 def _ninth_block():
-    """lab_moved, medians, 2-byte types: 9 blocks per SM on the moved grid minus the compiler's
-    registers, at 11584 (the largest size); the words: it loses at every size measured."""
-    tables = _pinned_runs("lab_moved")
-    def gaps(n):
-        return _medians("lab_moved", "moved128_9blocks_offset1", "moved128_offset1", TWO_BYTE, [(n, n)], tables)
-    sizes = sorted({r["rows"] for r in tables[0].rows})
-    _check([g for n in sizes for g in gaps(n)], "loss", "a ninth block loses at every size")
-    return gaps(max(sizes))
+    """lab_moved, medians, 2-byte types, every size measured (2048 to 11584): 9 blocks per SM on
+    the moved grid minus the compiler's registers; the words: it loses at every size measured."""
+    sizes = sorted({r["rows"] for r in _pinned_runs("lab_moved")[0].rows})
+    if sizes[0] != 2048 or sizes[-1] != 11584:
+        _fail("lab_moved measures 2048 to 11584", sizes)
+    return _check([g for n in sizes for g in _ninth_block_gaps(n)], "loss", "a ninth block loses at every size")
+
+
+def ninth_block_2048():
+    """lab_moved, medians, 2-byte types at 2048 (the size that motivates the ninth block): what
+    it loses, as a span. The words: about the spread at that size (within half a point of it)."""
+    values = [-g for g in _check(_ninth_block_gaps(2048), "loss", "a ninth block loses at 2048")]
+    if max(abs(v - _noise("small")) for v in values) > 0.5:
+        _fail("the ninth block's loss at 2048 is about the spread there", values)
+    return span(values)
 
 
 INPLACE = "inplace_two_regions"  # the lab's build of step 08's kernel: column order, two regions
@@ -302,6 +316,15 @@ def one_region_effect():
     if max(pitch) >= -_noise() or max(abs(g) for g in rest) > _noise():
         _fail("one region loses at the 128 KB pitch and is level elsewhere", list(gaps.values()))
     return _signed_span(list(gaps.values()))
+
+
+def one_region_double():
+    """lab_inplace at 16384, double: what the lab's step 08 loses in one region against two; a
+    loss beyond the noise (one_region_effect checks the other types)."""
+    gap = _gap(table("lab_inplace"), "inplace_one_region", INPLACE, "double", *LARGEST)
+    if gap >= -_noise():
+        _fail("one region loses beyond the noise for double in place", [gap])
+    return num(-gap)
 
 
 def _at_pitch(dtype, cols):
@@ -479,6 +502,12 @@ def averaged_caption():
     return (f"Durations: Nsight Compute, one launch each, `docs/results/{prof.path.name}`; timed: % of "
             f"cudaMemcpy, median of {first['reps']} cold-L2 runs, `docs/results/{timed.path.name}`; "
             f"{first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}")
+
+
+def averaged_share_span():
+    """The worked example's range of the copy's time as a share of the kernel's duration
+    (1 to 3 blocks per SM), whole %: the rates at which one L is assumed."""
+    return span([_averaged(k)[2] for k in (1, 2, 3)], 0)
 
 
 def averaged_kb(k):
