@@ -379,13 +379,16 @@ def composed(rows, cols, dtype):
 
 def composed_error():
     """The largest difference between measured and predicted end to end, as a share of the
-    prediction, over both shapes and every type; the sentence says within 15%, and that
+    prediction, over both shapes and every type; the sentence says within 15%, some measured
+    above the prediction (only run-to-run spread allows that), and that
     10000 x 7000 is slower than 8192 x 16384 in every type, its cycles pass slower than its
     squares pass."""
     errors = [abs(measured / predicted - 1) for r, c in SHAPES for d in DTYPES
               for predicted, measured in [_composed(r, c, d)]]
     if max(errors) > 0.15:
         _stop("step 08 end to end differs from the two passes' times added by more than 15%")
+    if not any(measured > predicted for r, c in SHAPES for d in DTYPES for predicted, measured in [_composed(r, c, d)]):
+        _stop("no end-to-end measurement lies above the two passes' times added (the sentence says some do)")
     for d in DTYPES:
         if _lab("inplace", d, 10000, 7000) >= _lab("inplace", d, *TABLED):
             _stop(f"10000 x 7000 is as fast as 8192 x 16384 in {d}")
