@@ -1,6 +1,6 @@
-// profile_once: launches every registered kernel (and cuBLAS) exactly
-// once per case, with no timing, flushing or verification kernels in between, so that a
-// profiler sees one launch per kernel. scripts/profile.sh runs it under Nsight Compute and
+// profile_once: launches every registered kernel (and cuBLAS) exactly once per case, with no
+// timing, flushing or verification kernels in between, so that a profiler sees one launch per
+// kernel. scripts/profile.sh runs it under Nsight Compute and
 // matches the profiler's rows to the "launch," lines this program prints, in order.
 // lab_profile_once (built with -DTP_LAB=ON) is the same program with all the lab's kernels
 // after the main line's (steps/extra_kernels.hpp).

@@ -12,44 +12,22 @@
 #include <vector>
 
 #include "08_inplace/kernel.cuh"
+#include "passes.hpp"
 
 namespace {
 
 using tp::step08::rect::Columns;
 using tp::step08::rect::Plan;
 
-// A column pass on the CPU: column col of the m x n matrix `d` becomes, row by row,
-// d(column_source(r, col), col). Fails unless every column is a permutation.
+// A column pass (a gather through column_source) and the row pass (a scatter through
+// shuffle_target) on the CPU.
 void columns(std::vector<std::int64_t>& d, const Plan& p, Columns pass) {
-  std::vector<std::int64_t> column(p.m);
-  std::vector<char> used(p.m);
-  for (long long col = 0; col < p.n; ++col) {
-    for (long long r = 0; r < p.m; ++r) column[r] = d[r * p.n + col];
-    std::fill(used.begin(), used.end(), 0);
-    for (long long r = 0; r < p.m; ++r) {
-      const long long src = tp::step08::rect::column_source(p, pass, r, col);
-      ASSERT_TRUE(src >= 0 && src < p.m && !used[src]) << "column " << col << " is not permuted";
-      used[src] = 1;
-      d[r * p.n + col] = column[src];
-    }
-  }
+  tp::testing::gather_columns(d, p.m, p.n, [&](long long r, long long col) {
+    return tp::step08::rect::column_source(p, pass, r, col);
+  });
 }
-
-// The row pass on the CPU: element j of row i moves to column shuffle_target(i, j). Fails
-// unless every row is a permutation.
 void rows(std::vector<std::int64_t>& d, const Plan& p) {
-  std::vector<std::int64_t> row(p.n);
-  std::vector<char> used(p.n);
-  for (long long i = 0; i < p.m; ++i) {
-    std::fill(used.begin(), used.end(), 0);
-    for (long long j = 0; j < p.n; ++j) {
-      const long long dst = tp::step08::rect::shuffle_target(p, i, j);
-      ASSERT_TRUE(dst >= 0 && dst < p.n && !used[dst]) << "row " << i << " is not permuted";
-      used[dst] = 1;
-      row[dst] = d[i * p.n + j];
-    }
-    std::copy(row.begin(), row.end(), d.begin() + i * p.n);
-  }
+  tp::testing::scatter_rows(d, p.m, p.n, [&](long long i, long long j) { return tp::step08::rect::shuffle_target(p, i, j); });
 }
 
 // The passes of rect::transpose on an m x n matrix whose element (i, j) is i n + j; then

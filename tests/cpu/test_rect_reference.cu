@@ -12,44 +12,22 @@
 #include <vector>
 
 #include "08_inplace/rect_reference.cuh"
+#include "passes.hpp"
 
 namespace {
 
 namespace ref = tp::step08::reference;
-using Matrix = std::vector<std::int64_t>;
+using tp::testing::Matrix;
 
-// A column pass as permute_columns runs it: row r of column j takes the column's element of
-// row source(r, j). Fails unless every column is permuted (each source row taken once).
+// A column pass as permute_columns runs it (a gather through pass1_source or pass3_source),
+// the row pass as shuffle_rows runs it (a scatter through pass2_target).
 void column_pass(Matrix& d, const ref::Plan& p, int pass) {
-  std::vector<std::int64_t> column(p.m);
-  std::vector<char> taken(p.m);
-  for (long long j = 0; j < p.n; ++j) {
-    for (long long r = 0; r < p.m; ++r) column[r] = d[r * p.n + j];
-    std::fill(taken.begin(), taken.end(), 0);
-    for (long long r = 0; r < p.m; ++r) {
-      const long long from = pass == 1 ? ref::pass1_source(p, r, j) : ref::pass3_source(p, r, j);
-      ASSERT_TRUE(from >= 0 && from < p.m && !taken[from]) << "pass " << pass << ", column " << j << " is not permuted";
-      taken[from] = 1;
-      d[r * p.n + j] = column[from];
-    }
-  }
+  tp::testing::gather_columns(d, p.m, p.n, [&](long long r, long long j) {
+    return pass == 1 ? ref::pass1_source(p, r, j) : ref::pass3_source(p, r, j);
+  });
 }
-
-// The row pass as shuffle_rows runs it: element j of row i goes to column pass2_target(i, j).
-// Fails unless every row is permuted (each target column written once).
 void row_pass(Matrix& d, const ref::Plan& p) {
-  std::vector<std::int64_t> row(p.n);
-  std::vector<char> written(p.n);
-  for (long long i = 0; i < p.m; ++i) {
-    std::fill(written.begin(), written.end(), 0);
-    for (long long j = 0; j < p.n; ++j) {
-      const long long to = ref::pass2_target(p, i, j);
-      ASSERT_TRUE(to >= 0 && to < p.n && !written[to]) << "pass 2, row " << i << " is not permuted";
-      written[to] = 1;
-      row[to] = d[i * p.n + j];
-    }
-    std::copy(row.begin(), row.end(), d.begin() + i * p.n);
-  }
+  tp::testing::scatter_rows(d, p.m, p.n, [&](long long i, long long j) { return ref::pass2_target(p, i, j); });
 }
 
 // The m x n matrix whose element (i, j) is its position i n + j, after the given passes (1,

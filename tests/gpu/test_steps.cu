@@ -1,4 +1,4 @@
-// Every kernel of a list (the registry's, or the lab's: tested_kernels.hpp) x every dtype x
+// Every kernel of a list (tested_kernels.hpp: the registry's in tp_gpu_tests) x every dtype x
 // awkward shapes, against the CPU reference; the API's contract on zero shapes and
 // misaligned pointers; and the library references the tour shows. Negative shapes, and
 // rectangles for in-place kernels that only take squares, are refused before the GPU is
@@ -28,7 +28,7 @@ const std::vector<tp::Kernel>& kernels() {
   return all;
 }
 
-// The steps of the list, in order ("00_copy", ...; "lab" for the lab's kernels).
+// The steps of the list, in order ("00_copy", ...: each kernel's `step`).
 const std::vector<std::string>& steps() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;

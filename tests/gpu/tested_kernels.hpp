@@ -1,5 +1,5 @@
-// The kernels a gpu test binary verifies: the registry's (tp_gpu_tests, main_line.cpp) or
-// the lab's (tp_lab_tests, lab/lab_line.cpp). test_steps.cu is the same suite for both.
+// The kernels a gpu test binary verifies. Each binary built from test_steps.cu defines this
+// list once: tp_gpu_tests, in main_line.cpp, as the registry's kernels.
 #pragma once
 
 #include <vector>
