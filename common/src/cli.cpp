@@ -80,6 +80,11 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
         ->allow_extra_args(false);
   }
 
+  std::vector<std::vector<std::string>> int_texts(spec.int_lists.size());
+  for (std::size_t i = 0; i < spec.int_lists.size(); ++i) {
+    app.add_option(spec.int_lists[i].flag, int_texts[i], spec.int_lists[i].help)->delimiter(',')->allow_extra_args(false);
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -95,6 +100,20 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
     if (!options.exercise) throw UsageError("--predict goes with --exercise (it is a prediction for your kernel)");
     if (!(options.predict > 0 && options.predict <= 1000)) {
       throw UsageError("--predict is a % of cudaMemcpy: a number above 0 and at most 1000");
+    }
+  }
+
+  for (std::size_t i = 0; i < spec.int_lists.size(); ++i) {
+    const IntListOption& option = spec.int_lists[i];
+    if (int_texts[i].empty()) continue;
+    option.values->clear();
+    for (const std::string& text : int_texts[i]) {
+      const int value = parse_dimension(option.flag, text);
+      if (value < option.min || value > option.max) {
+        throw UsageError(option.flag + ": " + text + " is out of range (" + std::to_string(option.min) + " to " +
+                         std::to_string(option.max) + ")");
+      }
+      option.values->push_back(value);
     }
   }
 

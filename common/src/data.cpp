@@ -79,23 +79,30 @@ std::string show(const T& v) {
 }  // namespace
 
 template <typename T>
-void fill_distinct(T* data, long long rows, long long cols, std::uint64_t seed) {
+void fill_distinct_block(T* data, long long row0, long long rows, long long col0, long long block_cols,
+                         long long cols, std::uint64_t seed) {
   using Values = NormalValues<T>;
   constexpr u64 m = Values::count;
   constexpr bool whole_matrix_distinct = sizeof(T) >= 4;
   const u64 step = kMul % m;  // y grows by this from one column to the next
-  const u64 offset = mix(seed) % m;
+  const u64 offset = addmod(mix(seed) % m, mulmod(static_cast<u64>(col0), step, m), m);  // y at column col0
   for (long long r = 0; r < rows; ++r) {
-    const u64 t0 = whole_matrix_distinct ? mulmod(static_cast<u64>(r), static_cast<u64>(cols), m)
-                                         : mulmod(static_cast<u64>(r), kRowStep, m);
+    const u64 global_row = static_cast<u64>(row0 + r);
+    const u64 t0 = whole_matrix_distinct ? mulmod(global_row, static_cast<u64>(cols), m)
+                                         : mulmod(global_row, kRowStep, m);
     u64 y = addmod(mulmod(kMul, t0, m), offset, m);
-    T* row = data + r * cols;
-    for (long long c = 0; c < cols; ++c) {
+    T* row = data + r * block_cols;
+    for (long long c = 0; c < block_cols; ++c) {
       const Bits<T> bits = Values::bits(y);
       std::memcpy(static_cast<void*>(&row[c]), &bits, sizeof(T));
       y = addmod(y, step, m);
     }
   }
+}
+
+template <typename T>
+void fill_distinct(T* data, long long rows, long long cols, std::uint64_t seed) {
+  fill_distinct_block(data, 0, rows, 0, cols, cols, seed);
 }
 
 template <typename T>
@@ -142,6 +149,7 @@ std::string CompareResult::describe() const {
 
 #define TP_INSTANTIATE(T)                                                                    \
   template void fill_distinct<T>(T*, long long, long long, std::uint64_t);                  \
+  template void fill_distinct_block<T>(T*, long long, long long, long long, long long, long long, std::uint64_t); \
   template void reference_transpose<T>(T*, const T*, long long, long long);                  \
   template CompareResult compare_bits<T>(const T*, const T*, long long, long long, std::size_t);
 TP_INSTANTIATE(float)

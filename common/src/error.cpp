@@ -19,11 +19,12 @@ std::string short_path(const char* file) {
 }
 }  // namespace
 
+std::string where(const char* file, int line) { return short_path(file) + ":" + std::to_string(line); }
+
 void check_cuda(cudaError_t code, const char* call, const char* file, int line) {
   if (code == cudaSuccess) return;
   throw CudaError(code, std::string(call) + " failed: " + cudaGetErrorString(code) + " (" +
-                            cudaGetErrorName(code) + ") at " + short_path(file) + ":" +
-                            std::to_string(line));
+                            cudaGetErrorName(code) + ") at " + where(file, line));
 }
 
 }  // namespace detail

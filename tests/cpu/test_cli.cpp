@@ -98,6 +98,19 @@ TEST(Cli, KernelsOnlyWhereTheProgramOffersThem) {
   EXPECT_EQ(parse({"--kernels", "copy,coarsen"}, filtered).kernels, (std::vector<std::string>{"copy", "coarsen"}));
 }
 
+TEST(Cli, ProgramOptionsTakeNumberListsInTheirRange) {
+  std::vector<int> gpus = {2};  // the default, kept when the flag is absent
+  tp::CliSpec own = spec();
+  own.int_lists.push_back({"--gpus", "GPU counts", &gpus, 1, 8});
+  parse({}, own);
+  EXPECT_EQ(gpus, std::vector<int>{2});
+  parse({"--gpus", "2,4"}, own);
+  EXPECT_EQ(gpus, (std::vector<int>{2, 4}));
+  EXPECT_THROW(parse({"--gpus", "9"}, own), tp::UsageError);
+  EXPECT_THROW(parse({"--gpus", "two"}, own), tp::UsageError);
+  EXPECT_THROW(parse({"--gpus", "2"}), tp::UsageError);  // a program that does not offer it
+}
+
 TEST(Cli, HelpIsNotAnError) {
   EXPECT_THROW(parse({"--help"}), tp::HelpRequested);
 }

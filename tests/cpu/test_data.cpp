@@ -101,6 +101,26 @@ TEST(Fill, IsDeterministicForASeedAndChangesWithIt) {
   EXPECT_NE(0, std::memcmp(a.data(), c.data(), a.size() * sizeof(float)));
 }
 
+// A block of the matrix, filled alone, equals the same block cut out of the whole matrix.
+template <typename T>
+void expect_block_is_cut_from_whole(long long rows, long long cols, long long row0, long long nrows, long long col0,
+                                    long long ncols) {
+  const auto whole = filled<T>(rows, cols, 7);
+  std::vector<T> block(static_cast<std::size_t>(nrows * ncols));
+  tp::fill_distinct_block(block.data(), row0, nrows, col0, ncols, cols, 7);
+  for (long long r = 0; r < nrows; ++r) {
+    ASSERT_EQ(0, std::memcmp(&block[r * ncols], &whole[(row0 + r) * cols + col0], ncols * sizeof(T)))
+        << "row " << row0 + r << " of a " << rows << " x " << cols << " matrix";
+  }
+}
+
+TEST(Fill, BlockIsCutFromTheWholeMatrix) {
+  expect_block_is_cut_from_whole<float>(37, 53, 5, 20, 11, 30);
+  expect_block_is_cut_from_whole<double>(37, 53, 0, 37, 52, 1);
+  expect_block_is_cut_from_whole<__half>(300, 517, 299, 1, 0, 517);
+  expect_block_is_cut_from_whole<__nv_bfloat16>(517, 300, 100, 17, 283, 17);
+}
+
 template <typename T>
 std::vector<T> naive_transpose(const std::vector<T>& in, long long rows, long long cols) {
   std::vector<T> out(in.size());

@@ -33,6 +33,15 @@ struct Options {
   std::vector<std::string> kernels;  ///< --kernels: only these kernels, by name (empty = all)
 };
 
+/// A program's own option that takes whole numbers, e.g. step 09's `--gpus 2,4`.
+struct IntListOption {
+  std::string flag;         ///< e.g. "--gpus"
+  std::string help;         ///< one line for --help
+  std::vector<int>* values;  ///< filled when the flag is given (left as it is otherwise: the default)
+  int min = 1;              ///< every value must lie in [min, max]
+  int max = 1 << 20;
+};
+
 /// What a program accepts and what it measures by default.
 struct CliSpec {
   std::string description;               ///< first line of --help
@@ -41,6 +50,7 @@ struct CliSpec {
   bool exercise_flag = false;            ///< offer --exercise and --predict
   bool timing_flags = true;              ///< offer --reps, --csv and --warm-l2
   bool kernels_flag = false;             ///< offer --kernels (a subset of the kernels, by name)
+  std::vector<IntListOption> int_lists;  ///< the program's own options (comma-separated numbers)
 };
 
 /// Thrown by parse_cli when --help was asked for; what() is the help text.

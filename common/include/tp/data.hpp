@@ -21,6 +21,13 @@ namespace tp {
 template <typename T>
 void fill_distinct(T* data, long long rows, long long cols, std::uint64_t seed);
 
+/// The block of rows row0 .. row0 + rows - 1 and columns col0 .. col0 + block_cols - 1 of
+/// the matrix that fill_distinct(data, ..., cols, seed) makes, written densely (block_cols per
+/// row): what one GPU of several holds (step 09), without the whole matrix on the host.
+template <typename T>
+void fill_distinct_block(T* data, long long row0, long long rows, long long col0, long long block_cols,
+                         long long cols, std::uint64_t seed);
+
 /// CPU reference: `out` (cols x rows) = transpose of `in` (rows x cols), both row-major.
 /// Cache-blocked, so that 16384 x 16384 takes about a second.
 template <typename T>

@@ -30,6 +30,8 @@ class UsageError : public std::runtime_error {
 namespace detail {
 /// Throws CudaError for `code` unless it is cudaSuccess. Called by TP_CUDA_CHECK.
 void check_cuda(cudaError_t code, const char* call, const char* file, int line);
+/// "steps/00_copy/kernel.cuh:42": the file's last two path parts and the line, for messages.
+std::string where(const char* file, int line);
 }  // namespace detail
 
 /// Throws std::invalid_argument if `rows` or `cols` is negative. Zero is allowed (a no-op).

@@ -1,0 +1,89 @@
+/// @file steps/09_multi_gpu/exercise.cuh
+/// @brief Exercise 09: the pipelined transpose across GPUs, with its three offsets left to you.
+///
+/// The schedule (streams, events, buffers) is given; what is missing is where each piece
+/// comes from and where it goes (blocks.hpp has every size you need):
+/// 1. pack: where slab k of my rows starts in `in`;
+/// 2. exchange: where, in the transposed slab, the rows that rank j needs start;
+/// 3. place: where piece (j, k) goes in `out`, i.e. its first column.
+/// Check: ctest --test-dir build -L exercise -R 09 (on a machine with 2 GPUs or more), or
+/// build/bin/09_multi_gpu --exercise. Hints: the chapter's figure of the blocks; a slab of
+/// my rows is contiguous in `in`; after the transpose, row c of the send buffer is column c
+/// of the slab; the columns of `out` are the global rows of the input.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstddef>
+
+#include "07_coarsen/kernel.cuh"
+#include "09_multi_gpu/agree.cuh"
+#include "09_multi_gpu/blocks.hpp"
+#include "09_multi_gpu/resources.cuh"
+#include "tp/error.hpp"
+#include "tp/nccl.hpp"
+
+namespace tp::step09::exercise {
+
+template <typename T>
+void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
+  const T* slab = in;  // TODO 1: the first element of slab k of my rows (l.slabs(l.rank) knows where it starts)
+  step07::transpose(send, slab, int(l.slab(l.rank, k)), int(l.cols), stream);
+}
+
+template <typename T>
+void exchange(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
+  const long long mine = l.slab(l.rank, k);
+  TP_NCCL_CHECK(ncclGroupStart());
+  for (int j = 0; j < l.ranks; ++j) {
+    if (j == l.rank) continue;
+    const T* piece = send;  // TODO 2: the first element of the rows of the send buffer that rank j needs
+    const std::size_t send_bytes = sizeof(T) * l.cols_of().size(j) * mine;
+    const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(j, k);
+    if (send_bytes > 0) TP_NCCL_CHECK(ncclSend(piece, send_bytes, ncclUint8, j, comm, stream));
+    if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(j, k), recv_bytes, ncclUint8, j, comm, stream));
+  }
+  TP_NCCL_CHECK(ncclGroupEnd());
+}
+
+template <typename T>
+void place(T* out, const T* piece, const Layout& l, int j, int k, cudaStream_t stream) {
+  const std::size_t width = sizeof(T) * l.slab(j, k);
+  if (width == 0 || l.out_rows() == 0) return;
+  T* to = out;  // TODO 3: where piece (j, k) starts in `out`: its first column
+  TP_CUDA_CHECK(cudaMemcpy2DAsync(to, sizeof(T) * l.rows, piece, width, width, l.out_rows(),
+                                  cudaMemcpyDeviceToDevice, stream));
+}
+
+/// The same schedule as tp::step09::transpose, on the functions above (named with exercise::,
+/// since the step's own functions of the same names are found too: Layout lives in tp::step09).
+template <typename T>
+void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0,
+               int chunks = kChunks) {
+  const Layout l = agree(out, in, rows, cols, chunks, comm, stream);
+  if (rows == 0 || cols == 0) return;
+  Staging<T> staging(l, stream);
+  SideStream side;
+  const auto place_received = [&](int k) {
+    for (int j = 0; j < l.ranks; ++j) {
+      if (j != l.rank) exercise::place(out, staging.recv(k % l.buffers()) + l.recv_offset(j, k), l, j, k, stream);
+    }
+  };
+  for (int k = 0; k < chunks; ++k) {
+    T* send = staging.send(k % l.buffers());
+    exercise::pack(send, in, l, k, stream);
+    side.after(stream);
+    exercise::exchange(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
+    side.exchanged(k);
+    exercise::place(out, send + l.cols_of().begin(l.rank) * l.slab(l.rank, k), l, l.rank, k, stream);  // my own piece
+    if (k > 0) {
+      side.wait_exchanged(stream, k - 1);
+      place_received(k - 1);
+    }
+  }
+  side.wait_exchanged(stream, chunks - 1);
+  place_received(chunks - 1);
+}
+
+}  // namespace tp::step09::exercise

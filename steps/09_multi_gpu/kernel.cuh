@@ -1,0 +1,131 @@
+/// @file steps/09_multi_gpu/kernel.cuh
+/// @brief Step 09: a transpose across GPUs. Each GPU (a rank of an NCCL communicator) holds a
+/// block of rows of the global rows x cols matrix and gets its block of rows of the
+/// cols x rows transpose.
+///
+/// What the step adds to step 07 (whose kernel does all the local work):
+/// - The blocks. Rank i holds rows r_i .. of the input, all columns; rank j needs columns
+///   c_j .. of the input (its rows of the transpose). So rank i owes rank j the block
+///   (rows of i) x (columns of j), transposed: an all-to-all (blocks.hpp).
+/// - Transposing while packing. Step 07 transposes a slab of my rows (slab x cols, contiguous
+///   in `in`) into a send buffer (cols x slab): rows c_j .. of the result are exactly the
+///   piece that rank j needs, already transposed and contiguous, so NCCL sends it as it is.
+///   A received piece is (rows of the transpose) x slab and is copied into its columns of
+///   `out` (cudaMemcpy2DAsync); my own piece is copied the same way and never leaves the GPU.
+/// - Pipelining. The rows go in `chunks` slabs; the exchange of slab k runs on a second,
+///   high-priority stream while the caller's stream transposes slab k + 1 and places the
+///   pieces of slab k - 1. Two sets of buffers take turns.
+///
+/// Extra device memory: Layout::staging_elems(), 2 x (cols x slab + rows of the transpose x
+/// the slabs of all ranks) elements: with 4 chunks about one shard (the larger of my blocks of
+/// the input and of the transpose), with 1 chunk about two.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstddef>
+
+#include "07_coarsen/kernel.cuh"
+#include "09_multi_gpu/agree.cuh"
+#include "09_multi_gpu/blocks.hpp"
+#include "09_multi_gpu/resources.cuh"
+#include "tp/error.hpp"
+#include "tp/nccl.hpp"
+
+namespace tp::step09 {
+
+// [pack]
+/// Slab k of my rows (slab x cols, contiguous in `in`) -> `send`, transposed: cols x slab.
+template <typename T>
+void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
+  const long long first = l.slabs(l.rank).begin(k);  // the slab's first row in my block
+  step07::transpose(send, in + first * l.cols, int(l.slab(l.rank, k)), int(l.cols), stream);
+}
+// [pack]
+
+// [exchange]
+/// Chunk k's all-to-all: rows c_j .. of `send` to rank j; rank j's piece into `recv`.
+template <typename T>
+void exchange(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
+  const long long mine = l.slab(l.rank, k);  // my rows in this chunk = columns of each piece I send
+  TP_NCCL_CHECK(ncclGroupStart());           // all sends and receives of the chunk at once
+  for (int j = 0; j < l.ranks; ++j) {
+    if (j == l.rank) continue;               // my own piece stays here (place_own)
+    const std::size_t send_bytes = sizeof(T) * l.cols_of().size(j) * mine;  // (rows of j's transpose) x mine
+    const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(j, k);  // (my rows of it) x j's slab
+    if (send_bytes > 0) {
+      TP_NCCL_CHECK(ncclSend(send + l.cols_of().begin(j) * mine, send_bytes, ncclUint8, j, comm, stream));
+    }
+    if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(j, k), recv_bytes, ncclUint8, j, comm, stream));
+  }
+  TP_NCCL_CHECK(ncclGroupEnd());
+}
+// [exchange]
+
+// [place]
+/// Piece (j, k), out_rows x slab(j, k) and contiguous, -> its columns of `out` (out_rows x rows).
+template <typename T>
+void place(T* out, const T* piece, const Layout& l, int j, int k, cudaStream_t stream) {
+  const std::size_t width = sizeof(T) * l.slab(j, k);  // bytes of one row of the piece
+  if (width == 0 || l.out_rows() == 0) return;
+  TP_CUDA_CHECK(cudaMemcpy2DAsync(out + l.out_column(j, k), sizeof(T) * l.rows, piece, width, width,
+                                  l.out_rows(), cudaMemcpyDeviceToDevice, stream));
+}
+
+/// My own piece of chunk k: rows c_me .. of the send buffer, straight into `out`.
+template <typename T>
+void place_own(T* out, const T* send, const Layout& l, int k, cudaStream_t stream) {
+  place(out, send + l.cols_of().begin(l.rank) * l.slab(l.rank, k), l, l.rank, k, stream);
+}
+
+/// The other ranks' pieces of chunk k, from the receive buffer.
+template <typename T>
+void place_received(T* out, const T* recv, const Layout& l, int k, cudaStream_t stream) {
+  for (int j = 0; j < l.ranks; ++j) {
+    if (j != l.rank) place(out, recv + l.recv_offset(j, k), l, j, k, stream);
+  }
+}
+// [place]
+
+// [transpose]
+/// Collective: every rank of `comm` calls it with the same rows, cols and chunks. `in` is this
+/// rank's block of rows of the rows x cols matrix (Layout::in_rows() x cols), `out` receives its
+/// block of rows of the cols x rows transpose (Layout::out_rows() x rows); `stream` orders it
+/// with the caller's work. Bad input on any rank throws std::invalid_argument on every rank
+/// before anything is written (agree()).
+template <typename T>
+void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0,
+               int chunks = kChunks) {
+  const Layout l = agree(out, in, rows, cols, chunks, comm, stream);
+  if (rows == 0 || cols == 0) return;
+  Staging<T> staging(l, stream);
+  SideStream side;  // the exchanges run here
+  for (int k = 0; k < chunks; ++k) {
+    T* send = staging.send(k % l.buffers());
+    pack(send, in, l, k, stream);        // free: the exchange of k - 2 was waited for below
+    side.after(stream);                  // chunk k's exchange starts when its pack is done
+    exchange(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
+    side.exchanged(k);
+    place_own(out, send, l, k, stream);  // while chunk k is in flight
+    if (k > 0) {                         // chunk k - 1 has arrived: place it
+      side.wait_exchanged(stream, k - 1);
+      place_received(out, staging.recv((k - 1) % l.buffers()), l, k - 1, stream);
+    }
+  }
+  side.wait_exchanged(stream, chunks - 1);
+  place_received(out, staging.recv((chunks - 1) % l.buffers()), l, chunks - 1, stream);
+}
+// [transpose]
+
+}  // namespace tp::step09
+
+#ifndef TP_STEP09_INSTANTIATE  // compiled once, in kernels.cu
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+extern template void tp::step09::transpose<float>(float*, const float*, int, int, ncclComm_t, cudaStream_t, int);
+extern template void tp::step09::transpose<double>(double*, const double*, int, int, ncclComm_t, cudaStream_t, int);
+extern template void tp::step09::transpose<__half>(__half*, const __half*, int, int, ncclComm_t, cudaStream_t, int);
+extern template void tp::step09::transpose<__nv_bfloat16>(__nv_bfloat16*, const __nv_bfloat16*, int, int, ncclComm_t,
+                                                          cudaStream_t, int);
+#endif

@@ -1,0 +1,199 @@
+// 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same bytes (the
+// ceiling for anything that must move them): one exchange after transposing while packing
+// (1 chunk), then pipelined (4 chunks). One thread per GPU, or one process per GPU with
+// --processes N. The comparison and CSV come from rank 0; times are the slowest rank's.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "09_multi_gpu/exercise.cuh"
+#include "09_multi_gpu/kernel.cuh"
+#include "09_multi_gpu/ranks.hpp"
+#include "09_multi_gpu/shards.hpp"
+#include "tp/buffer.hpp"
+#include "tp/cli.hpp"
+#include "tp/data.hpp"
+#include "tp/device.hpp"
+#include "tp/report.hpp"
+#include "tp/timing.hpp"
+
+namespace {
+
+using namespace tp;
+using tp::step09::Layout;
+
+struct Settings {
+  Options options;
+  std::vector<int> gpus;                         // --gpus: GPU counts, one measurement each
+  std::vector<int> chunks = {step09::kChunks};   // --chunks: the pipelined versions
+  std::vector<int> processes;                    // --processes N: one process per GPU instead
+};
+
+struct Version {
+  std::string name;
+  int chunks;  // 0: NCCL's all-to-all alone; -1: the exercise
+};
+
+std::vector<Version> versions(const Settings& s) {
+  std::vector<Version> v = {{"nccl_alltoall", 0}, {"exchange", 1}};
+  for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
+  if (s.options.exercise) v.push_back({"exercise", -1});
+  return v;
+}
+
+/// Step 09's CSV: the common columns (docs/method.md) and `gpus`, the number of GPUs.
+class GpusCsv {
+ public:
+  explicit GpusCsv(const std::string& path) : out_(path, std::ios::app) {
+    if (!out_) throw UsageError("cannot open " + path + " for appending");
+    if (out_.tellp() == 0) out_ << kCsvHeader << ",gpus\n";
+  }
+  void write(const CsvRow& row, int gpus) { out_ << csv_line(row) << ',' << gpus << std::endl; }
+
+ private:
+  std::ofstream out_;
+};
+
+/// Enqueues one run of version `v` on this rank.
+template <typename T>
+void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream) {
+  if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
+  if (v.chunks < 0) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
+  if (l.rows % l.ranks == 0 && l.cols % l.ranks == 0) {  // even blocks: ncclAlltoAll, in -> out as bytes
+    const std::size_t bytes = std::size_t(l.in_rows() * l.cols) * sizeof(T) / l.ranks;
+    TP_NCCL_CHECK(ncclAlltoAll(in, out, bytes, ncclUint8, comm, stream));
+  } else {  // uneven: the same pieces as one chunk of the transpose, sent from in to out as they are
+    step09::exchange(out, in, Layout{l.rows, l.cols, l.ranks, l.rank, 1}, 0, comm, stream);
+  }
+}
+
+/// `values` replaced by their maximum (or sum) over the ranks.
+void over_ranks(std::vector<double>& values, ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream) {
+  DeviceBuffer d(values.size() * sizeof(double));
+  d.upload(values.data(), d.bytes());
+  TP_NCCL_CHECK(ncclAllReduce(d.data(), d.data(), values.size(), ncclDouble, op, comm, stream));
+  TP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  d.download(values.data(), d.bytes());
+}
+
+/// One rank's part of one case (dtype, shape): every version verified, then timed.
+template <typename T>
+bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv* csv) {
+  int ranks = 0;
+  TP_NCCL_CHECK(ncclCommCount(comm, &ranks));
+  const Layout l{shape.rows, shape.cols, ranks, rank, 1};
+  const DeviceInfo device = query_device(rank);
+  cudaStream_t stream;
+  TP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  DeviceBuffer in(std::size_t(l.in_rows() * l.cols) * sizeof(T)), out(std::size_t(l.out_rows() * l.rows) * sizeof(T));
+  in.upload(step09::input_block<T>(l, s.options.seed).data(), in.bytes());
+  const std::vector<T> expected = step09::expected_block<T>(l, s.options.seed);
+  std::vector<T> got(expected.size());
+  L2Flusher flusher(device.l2_bytes);
+
+  const std::size_t bytes = 2 * std::size_t(shape.rows) * shape.cols * sizeof(T);  // the whole matrix, read and written
+  Table table({"version", "ms", "GB/s", "% of all-to-all", "x previous", "verified"});
+  double alltoall_ms = 0, previous_ms = 0;
+  bool all_ok = true;
+  for (const Version& v : versions(s)) {
+    out.poison(stream);
+    run(v, out.as<T>(), in.as<T>(), l, comm, stream);
+    TP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    out.download(got.data(), out.bytes());
+    const CompareResult check = compare_bits(expected.data(), got.data(), l.out_rows(), l.rows);
+    std::vector<double> wrong = {double(check.mismatches)};
+    over_ranks(wrong, ncclSum, comm, stream);
+    const bool verified = v.chunks != 0 && wrong[0] == 0;  // the all-to-all alone does not transpose
+    if (v.chunks != 0 && !verified) {
+      all_ok = false;
+      std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
+    }
+    const Stats mine = time_work([&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st); }, stream,
+                                 s.options.reps, &flusher, 2);
+    std::vector<double> ms = {mine.median_ms, mine.min_ms, mine.max_ms};
+    over_ranks(ms, ncclMax, comm, stream);  // the slowest rank's times
+    if (v.chunks == 0) alltoall_ms = ms[0];
+    if (rank == 0) {
+      table.add_row({v.name, format("%.3f", ms[0]), format("%.0f", bytes / ms[0] / 1e6),
+                     format("%.1f", 100 * alltoall_ms / ms[0]), previous_ms > 0 ? format("%.2f", previous_ms / ms[0]) : "",
+                     v.chunks == 0 ? "-" : verified ? "yes" : "NO"});
+      if (csv != nullptr) {
+        CsvRow row{device.name, device.cc(), device.cuda(), git_sha(), v.chunks == 0 ? "ref" : "09_multi_gpu", v.name,
+                   dtype_name(dtype_of<T>()), shape.rows, shape.cols, static_cast<long long>(bytes), mine.reps,
+                   ms[0], ms[1], ms[2], bytes / ms[0] / 1e6, 100 * alltoall_ms / ms[0], verified};
+        csv->write(row, ranks);
+      }
+    }
+    previous_ms = ms[0];
+  }
+  if (rank == 0) {
+    std::printf("\n%s %d x %d on %d GPUs (%s); %% of all-to-all = its time / this time\n%s",
+                dtype_name(dtype_of<T>()).c_str(), shape.rows, shape.cols, ranks, device.name.c_str(),
+                table.render().c_str());
+    std::fflush(stdout);
+  }
+  TP_CUDA_CHECK(cudaStreamDestroy(stream));
+  return all_ok;
+}
+
+/// Every case on one set of ranks; returns the rank's exit status.
+int measure_all(const Settings& s, int rank, ncclComm_t comm) {
+  // Keep the staging memory in the pool between calls, as a long-running program would.
+  cudaMemPool_t pool;
+  TP_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, rank));
+  std::uint64_t keep = UINT64_MAX;
+  TP_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  std::unique_ptr<GpusCsv> csv;
+  if (rank == 0 && !s.options.csv_path.empty()) csv = std::make_unique<GpusCsv>(s.options.csv_path);
+  bool ok = true;
+  for (DType t : s.options.dtypes) {
+    for (Shape shape : s.options.shapes) {
+      if (rank == 0) std::fprintf(stderr, "%s %d x %d: verifying and timing\n", dtype_name(t).c_str(), shape.rows, shape.cols);
+      dispatch(t, [&](auto tag) { ok = measure<decltype(tag)>(s, shape, rank, comm, csv.get()) && ok; });
+    }
+  }
+  return ok ? 0 : 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  CliSpec spec;
+  spec.description = "Step 09: a transpose across GPUs (NCCL) beside NCCL's all-to-all of the same bytes";
+  spec.default_sizes = {16384};
+  spec.exercise_flag = true;
+  spec.int_lists = {{"--gpus", "GPU counts to measure, comma separated (default: all GPUs)", &s.gpus, 1, 64},
+                    {"--chunks", "chunk counts of the pipelined version (default 4)", &s.chunks, 1, 1024},
+                    {"--processes", "N: one process per GPU on GPUs 0 .. N-1, instead of threads", &s.processes, 1, 64}};
+  try {
+    s.options = parse_cli(spec, argc, argv);
+    if (!s.processes.empty()) {  // the parent must not touch the GPU before it forks
+      if (s.processes.size() != 1 || s.processes[0] < 2) throw UsageError("--processes takes one count of at least 2");
+      return step09::run_processes(s.processes[0], [&](int rank, ncclComm_t comm) { return measure_all(s, rank, comm); });
+    }
+    const int devices = device_count();
+    if (s.gpus.empty()) s.gpus = {devices};
+    int status = 0;
+    for (int g : s.gpus) {
+      if (g < 2 || g > devices) {
+        throw UsageError("--gpus " + std::to_string(g) + ": this machine has " + std::to_string(devices) +
+                         " GPUs; step 09 needs at least 2");
+      }
+      status |= step09::run_threads(g, [&](int rank, ncclComm_t comm) { return measure_all(s, rank, comm); });
+    }
+    return status;
+  } catch (const HelpRequested& h) {
+    std::printf("%s", h.what());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
