@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "09_multi_gpu/blocks.hpp"
-#include "tp/buffer.hpp"
 #include "tp/error.hpp"
 #include "tp/nccl.hpp"
 
@@ -65,11 +64,12 @@ Layout agree(const T* out, const T* in, long long rows, long long cols, int chun
   TP_NCCL_CHECK(ncclCommUserRank(comm, &rank));
   const Request mine{rows, cols, static_cast<long long>(sizeof(T)), chunks, in == nullptr, out == nullptr};
   std::vector<Request> all(ranks);
-  DeviceBuffer gathered(all.size() * sizeof(Request));
-  Request* slot = gathered.as<Request>() + rank;  // my place in the gathered list
-  TP_CUDA_CHECK(cudaMemcpyAsync(slot, &mine, sizeof mine, cudaMemcpyHostToDevice, stream));
-  TP_NCCL_CHECK(ncclAllGather(slot, gathered.data(), sizeof mine, ncclUint8, comm, stream));
-  TP_CUDA_CHECK(cudaMemcpyAsync(all.data(), gathered.data(), gathered.bytes(), cudaMemcpyDeviceToHost, stream));
+  Request* gathered = nullptr;  // from the stream-ordered pool: no cudaMalloc (it would wait for the GPU)
+  TP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&gathered), all.size() * sizeof(Request), stream));
+  TP_CUDA_CHECK(cudaMemcpyAsync(gathered + rank, &mine, sizeof mine, cudaMemcpyHostToDevice, stream));
+  TP_NCCL_CHECK(ncclAllGather(gathered + rank, gathered, sizeof mine, ncclUint8, comm, stream));
+  TP_CUDA_CHECK(cudaMemcpyAsync(all.data(), gathered, all.size() * sizeof(Request), cudaMemcpyDeviceToHost, stream));
+  TP_CUDA_CHECK(cudaFreeAsync(gathered, stream));
   TP_CUDA_CHECK(cudaStreamSynchronize(stream));
   const std::string problem = first_problem(all);
   if (!problem.empty()) throw std::invalid_argument(problem);
