@@ -20,6 +20,7 @@
 #include "07_coarsen/kernel.cuh"
 #include "09_multi_gpu/agree.cuh"
 #include "09_multi_gpu/blocks.hpp"
+#include "09_multi_gpu/kernel.cuh"  // copy_rows
 #include "09_multi_gpu/resources.cuh"
 #include "tp/error.hpp"
 #include "tp/nccl.hpp"
@@ -50,10 +51,8 @@ void exchange(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, c
 template <typename T>
 void place(T* out, const T* piece, const Layout& l, int j, int k, cudaStream_t stream) {
   const std::size_t width = sizeof(T) * l.slab(j, k);
-  if (width == 0 || l.out_rows() == 0) return;
   T* to = out;  // TODO 3: where piece (j, k) starts in `out`: its first column
-  TP_CUDA_CHECK(cudaMemcpy2DAsync(to, sizeof(T) * l.rows, piece, width, width, l.out_rows(),
-                                  cudaMemcpyDeviceToDevice, stream));
+  copy_rows(to, sizeof(T) * l.rows, piece, width, width, l.out_rows(), stream);
 }
 
 /// The same schedule as tp::step09::transpose, on the functions above (named with exercise::,

@@ -1,6 +1,7 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same bytes (the
-// ceiling for anything that must move them): one exchange after transposing while packing
-// (1 chunk), then pipelined (4 chunks). One thread per GPU, or one process per GPU with
+// ceiling for anything that must move them) and its local work alone (every pack and place of
+// 4 chunks, no exchange): one exchange after transposing while packing (1 chunk), then
+// pipelined (4 chunks; --chunks for others). One thread per GPU, or one process per GPU with
 // --processes N. The comparison and CSV come from rank 0; times are the slowest rank's.
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -35,15 +36,18 @@ struct Settings {
   std::vector<int> processes;                    // --processes N: one process per GPU instead
 };
 
+constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2;
+
 struct Version {
   std::string name;
-  int chunks;  // 0: NCCL's all-to-all alone; -1: the exercise
+  int chunks;  // the transpose's chunks, or one of the three above
+  bool transposes() const { return chunks > 0 || chunks == kExercise; }
 };
 
 std::vector<Version> versions(const Settings& s) {
-  std::vector<Version> v = {{"nccl_alltoall", 0}, {"exchange", 1}};
+  std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"local_work", kLocalWork}, {"exchange", 1}};
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
-  if (s.options.exercise) v.push_back({"exercise", -1});
+  if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
 }
 
@@ -64,7 +68,18 @@ class GpusCsv {
 template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream) {
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
-  if (v.chunks < 0) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
+  if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
+  if (v.chunks == kLocalWork) {  // the local work of `pipelined` alone: every pack and place, no exchange
+    const Layout lk{l.rows, l.cols, l.ranks, l.rank, step09::kChunks};
+    step09::Staging<T> staging(lk, stream);
+    for (int k = 0; k < lk.chunks; ++k) {
+      T* send = staging.send(k % lk.buffers());
+      step09::pack(send, in, lk, k, stream);
+      step09::place_own(out, send, lk, k, stream);
+      step09::place_received(out, staging.recv(k % lk.buffers()), lk, k, stream);  // bytes as they are
+    }
+    return;
+  }
   if (l.rows % l.ranks == 0 && l.cols % l.ranks == 0) {  // even blocks: ncclAlltoAll, in -> out as bytes
     const std::size_t bytes = std::size_t(l.in_rows() * l.cols) * sizeof(T) / l.ranks;
     TP_NCCL_CHECK(ncclAlltoAll(in, out, bytes, ncclUint8, comm, stream));
@@ -109,8 +124,8 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv*
     const CompareResult check = compare_bits(expected.data(), got.data(), l.out_rows(), l.rows);
     std::vector<double> wrong = {double(check.mismatches)};
     over_ranks(wrong, ncclSum, comm, stream);
-    const bool verified = v.chunks != 0 && wrong[0] == 0;  // the all-to-all alone does not transpose
-    if (v.chunks != 0 && !verified) {
+    const bool verified = v.transposes() && wrong[0] == 0;  // the two parts alone do not transpose
+    if (v.transposes() && !verified) {
       all_ok = false;
       std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
     }
@@ -118,19 +133,20 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv*
                                  s.options.reps, &flusher, 2);
     std::vector<double> ms = {mine.median_ms, mine.min_ms, mine.max_ms};
     over_ranks(ms, ncclMax, comm, stream);  // the slowest rank's times
-    if (v.chunks == 0) alltoall_ms = ms[0];
+    if (v.chunks == kAlltoall) alltoall_ms = ms[0];
     if (rank == 0) {
       table.add_row({v.name, format("%.3f", ms[0]), format("%.0f", bytes / ms[0] / 1e6),
-                     format("%.1f", 100 * alltoall_ms / ms[0]), previous_ms > 0 ? format("%.2f", previous_ms / ms[0]) : "",
-                     v.chunks == 0 ? "-" : verified ? "yes" : "NO"});
+                     format("%.1f", 100 * alltoall_ms / ms[0]),
+                     v.transposes() && previous_ms > 0 ? format("%.2f", previous_ms / ms[0]) : "",
+                     !v.transposes() ? "-" : verified ? "yes" : "NO"});
       if (csv != nullptr) {
-        CsvRow row{device.name, device.cc(), device.cuda(), git_sha(), v.chunks == 0 ? "ref" : "09_multi_gpu", v.name,
+        CsvRow row{device.name, device.cc(), device.cuda(), git_sha(), v.chunks == kAlltoall ? "ref" : "09_multi_gpu", v.name,
                    dtype_name(dtype_of<T>()), shape.rows, shape.cols, static_cast<long long>(bytes), mine.reps,
                    ms[0], ms[1], ms[2], bytes / ms[0] / 1e6, 100 * alltoall_ms / ms[0], verified};
         csv->write(row, ranks);
       }
     }
-    previous_ms = ms[0];
+    if (v.transposes()) previous_ms = ms[0];
   }
   if (rank == 0) {
     std::printf("\n%s %d x %d on %d GPUs (%s); %% of all-to-all = its time / this time\n%s",

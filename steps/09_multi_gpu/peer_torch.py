@@ -5,7 +5,7 @@ and PyTorch's all-to-all of the same bytes alone, timed the way 09_multi_gpu tim
 The PyTorch way, per rank (x: my h x C rows; G ranks; w = C / G columns per rank):
     send = x.view(h, G, w).permute(1, 0, 2).contiguous()    # block j = my rows, rank j's columns
     dist.all_to_all_single(recv, send)                       # recv[i] = rank i's block for me
-    out = recv.permute(2, 0, 1).reshape(w, G * h)            # each block transposed into place
+    out.view(w, G, h).copy_(recv.permute(2, 0, 1))           # each block transposed into place
 
 One process per GPU (torch.multiprocessing), NCCL backend. Before every timed repetition
 each GPU flushes its L2 (a read of twice its size) and the ranks meet at a barrier; CUDA events
@@ -69,11 +69,13 @@ def worker(rank, args, port):
 
             x = pattern(rank * h, h, 0, cols).to(dtypes[dtype_name])
             recv = torch.empty(g, h, w, dtype=x.dtype, device="cuda")
+            out = torch.empty(w, g * h, dtype=x.dtype, device="cuda")
 
             def pytorch():
                 send = x.view(h, g, w).permute(1, 0, 2).contiguous()
                 dist.all_to_all_single(recv, send)
-                return recv.permute(2, 0, 1).reshape(w, g * h)
+                out.view(w, g, h).copy_(recv.permute(2, 0, 1))  # block i, transposed, into columns i h ..
+                return out
 
             send_once = x.view(h, g, w).permute(1, 0, 2).contiguous()
 
@@ -121,7 +123,7 @@ def worker(rank, args, port):
             if name == "pytorch" and ok.item() != 1.0:
                 dist.destroy_process_group()
                 sys.exit(2)
-            del x, recv, send_once
+            del x, recv, out, send_once
             torch.cuda.empty_cache()
     dist.destroy_process_group()
 
