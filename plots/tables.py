@@ -17,6 +17,8 @@ values   instead of rows/value: these CSV columns (comma separated) become the r
 X_eq=V   keep only CSV rows whose column X equals V (any number of these)
 X_in=V,W keep only CSV rows whose column X is one of V, W, ... (any number of these)
 X_ne=V   leave out CSV rows whose column X equals V (e.g. step_ne=lab: the main line only)
+unchecked=K,L  kernels that move bytes without transposing them, so that nothing is verified
+         (step 09's nccl_alltoall, local_work): their rows are shown as measured, not as FAILED
 date=D   the source's file of day D (YYYY-MM-DD) instead of the newest: for rows of kernels that
          are no longer built, which a later run of the source would not write
 
@@ -137,7 +139,8 @@ def key(row):
 
 def cell(row, value):
     if value in FORMATS:
-        if row["verified"] != "true" or row.get("divisor", {}).get("verified", "true") != "true":
+        checked = row["verified"] == "true" or row.get("unchecked", False)
+        if not checked or row.get("divisor", {}).get("verified", "true") != "true":
             return "FAILED"
         return FORMATS[value](row)
     return row[value] or "-"  # a CSV column as written (e.g. an Nsight Compute metric)
@@ -203,6 +206,8 @@ def render(spec_text):
             rows = [r for r in rows if r[name[:-3]] != want]
     if not rows:
         raise SystemExit(f"tables.py: no rows in {path.name} for '{spec_text}'")
+    unchecked = set(spec["unchecked"].split(",")) if "unchecked" in spec else set()
+    rows = [dict(r, unchecked=r.get("kernel") in unchecked) for r in rows]
     col_keys = list(dict.fromkeys(r[spec["cols"]] for r in rows))
     if "values" in spec:
         row_title, row_keys = "metric", spec["values"].split(",")

@@ -81,6 +81,19 @@ class Render(unittest.TestCase):
                 text = tables.render("source=tour rows=kernel cols=rows value=pct dtype_eq=float")
         self.assertIn("FAILED", text)
 
+    def test_unchecked_kernels_show_as_measured_and_no_other(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "tour_gpu_2026-01-01.csv"
+            lines = (FIXTURES / "tour_fixture_2026-01-10.csv").read_text().splitlines()
+            lines[2] = lines[2].rsplit(",", 1)[0] + ",false"
+            kernel = lines[2].split(",")[5]
+            path.write_text("\n".join(lines) + "\n")
+            with mock.patch.object(tables, "RESULTS", pathlib.Path(tmp)):
+                shown = tables.render(f"source=tour rows=kernel cols=rows value=pct dtype_eq=float unchecked={kernel}")
+                other = tables.render("source=tour rows=kernel cols=rows value=pct dtype_eq=float unchecked=another")
+        self.assertNotIn("FAILED", shown)
+        self.assertIn("FAILED", other)
+
 
 class Check(unittest.TestCase):
     def test_check_fails_on_a_stale_table_and_rewrite_fixes_it(self):

@@ -170,7 +170,9 @@ void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStr
 
 }  // namespace tp::step09
 
-#ifndef TP_STEP09_INSTANTIATE  // compiled once, in kernels.cu
+// The four instantiations, compiled once in kernels.cu (left out of the documentation).
+/// @cond
+#ifndef TP_STEP09_INSTANTIATE
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 extern template void tp::step09::transpose<float>(float*, const float*, int, int, ncclComm_t, cudaStream_t, int);
@@ -179,3 +181,4 @@ extern template void tp::step09::transpose<__half>(__half*, const __half*, int, 
 extern template void tp::step09::transpose<__nv_bfloat16>(__nv_bfloat16*, const __nv_bfloat16*, int, int, ncclComm_t,
                                                           cudaStream_t, int);
 #endif
+/// @endcond

@@ -130,7 +130,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv*
       std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
     }
     const Stats mine = time_work([&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st); }, stream,
-                                 s.options.reps, &flusher, 2);
+                                 s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
     std::vector<double> ms = {mine.median_ms, mine.min_ms, mine.max_ms};
     over_ranks(ms, ncclMax, comm, stream);  // the slowest rank's times
     if (v.chunks == kAlltoall) alltoall_ms = ms[0];
@@ -147,6 +147,10 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv*
       }
     }
     if (v.transposes()) previous_ms = ms[0];
+    if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
+      std::printf("your prediction: %.1f%% of the all-to-all's speed; measured %.1f%%\n", s.options.predict,
+                  100 * alltoall_ms / ms[0]);
+    }
   }
   if (rank == 0) {
     std::printf("\n%s %d x %d on %d GPUs (%s); %% of all-to-all = its time / this time\n%s",

@@ -1,0 +1,156 @@
+"""Numbers quoted in steps/09_multi_gpu/README.md, the transpose across GPUs (see
+plots/prose/__init__.py).
+
+Sources:
+- 09_multi_gpu (one job on 4 H100 of one host): every version of the transpose, NCCL's
+  all-to-all of the same bytes (`nccl_alltoall`), the local work alone (`local_work`), and
+  PyTorch's way and its all-to-all (`pytorch`, `pytorch_alltoall`, step "peer"), on 2 and 4
+  GPUs (column `gpus`); the times are the slowest rank's medians.
+- 08_inplace_shapes and its repeats (H100): cudaMemcpy's speed, for the prediction.
+A sentence that compares values is checked here: the function stops the run if the CSV no
+longer says what the sentence says.
+"""
+from prose import gbps, median, num, one, runs, table
+
+SIZE = 65536  # the chapter's matrix: 65536 x 65536 float
+
+
+def _stop(why):
+    raise SystemExit(f"prose.multi_gpu: {why}; the chapter's sentence says otherwise")
+
+
+def _row(kernel, gpus, dtype="float"):
+    rows = table("09_multi_gpu").where(kernel=kernel, gpus=int(gpus), dtype=dtype)
+    r = one([r for r in rows if r["bytes"] == 2 * SIZE * SIZE * 4], f"{kernel} on {gpus} GPUs ({dtype})")
+    if kernel in ("exchange", "pipelined", "pytorch") and not r["verified"]:
+        _stop(f"{kernel} on {gpus} GPUs failed verification")
+    return r
+
+
+def _ms(kernel, gpus, dtype="float"):
+    return _row(kernel, gpus, dtype)["ms_median"]
+
+
+def _shard_bytes(gpus):
+    return SIZE * SIZE * 4 / int(gpus)
+
+
+def _copy_gbps():
+    """cudaMemcpy's GB/s on one H100 (float, 8192 x 16384; median of step 08's rectangle runs)."""
+    return median([gbps(t, kernel="cudaMemcpy", dtype="float", rows=8192, cols=16384) for t in runs("08_inplace_shapes")])
+
+
+def _local_model_ms(gpus):
+    """Two passes over the shard (read and write each) at cudaMemcpy's speed."""
+    return 2 * 2 * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
+
+
+def copy_gbps():
+    return num(_copy_gbps(), 0)
+
+
+def shard_gb(gpus):
+    return num(_shard_bytes(gpus) / 1e9, 1)
+
+
+def local_ms(gpus):
+    """The predicted local work. The chapter says the measured local work is close to it."""
+    measured = _ms("local_work", gpus)
+    if abs(measured / _local_model_ms(gpus) - 1) > 0.15:
+        _stop(f"the local work alone ({measured:.2f} ms) is not within 15% of the model")
+    return num(_local_model_ms(gpus), 1)
+
+
+def exchange_model_ms(gpus):
+    """One chunk: the all-to-all, then the local work, one after the other. The chapter says
+    the measured `exchange` is close to it."""
+    model = _ms("nccl_alltoall", gpus) + _local_model_ms(gpus)
+    if abs(_ms("exchange", gpus) / model - 1) > 0.15:
+        _stop(f"one chunk ({_ms('exchange', gpus):.2f} ms) is not within 15% of the model")
+    return num(model, 1)
+
+
+def pipelined_model_ms(gpus):
+    """Four chunks, the local work hidden except a quarter of it (the first pack, the last place)."""
+    return num(_ms("nccl_alltoall", gpus) + _local_model_ms(gpus) / 4, 1)
+
+
+def ms(kernel, gpus):
+    return num(_ms(kernel, gpus), 1)
+
+
+def ratio_alltoall(gpus):
+    """The pipelined transpose's time over the all-to-all's. The chapter says it is slower."""
+    ratio = _ms("pipelined", gpus) / _ms("nccl_alltoall", gpus)
+    if ratio <= 1:
+        _stop("the pipelined transpose is as fast as the all-to-all")
+    return num(ratio, 2)
+
+
+def overlap_saved_ms(gpus):
+    """What pipelining saved against one chunk. The chapter says: less than half of the local
+    work, and 2, 4 or 8 chunks within 10% of each other."""
+    saved = _ms("exchange", gpus) - _ms("pipelined", gpus)
+    if not 0 < saved < _ms("local_work", gpus) / 2:
+        _stop(f"pipelining saved {saved:.2f} ms of {_ms('local_work', gpus):.2f} ms of local work")
+    chunked = [_ms(k, gpus) for k in ("pipelined_2", "pipelined", "pipelined_8")]
+    if max(chunked) / min(chunked) > 1.1:
+        _stop("the chunk counts differ by more than 10%")
+    return num(saved, 1)
+
+
+def all_bytes_ms(gpus):
+    """Every byte the GPU reads and writes in a transpose (the local work's two passes of the
+    shard, the (G - 1) / G of it that NCCL reads and that its peers write) at cudaMemcpy's speed.
+    The chapter says it is less than the all-to-all's time."""
+    g = int(gpus)
+    total = 2 * 2 * _shard_bytes(gpus) + 2 * (g - 1) / g * _shard_bytes(gpus)
+    ms = total / (_copy_gbps() * 1e9) * 1e3
+    if ms >= _ms("nccl_alltoall", gpus):
+        _stop("the bytes at copy speed take as long as the all-to-all")
+    return num(ms, 1)
+
+
+def speedup_pytorch(gpus, dtype="float"):
+    """PyTorch's time over the pipelined transpose's. The chapter says ours is faster."""
+    speedup = _ms("pytorch", gpus, dtype) / _ms("pipelined", gpus, dtype)
+    if speedup <= 1:
+        _stop(f"the PyTorch way is as fast on {gpus} GPUs ({dtype})")
+    return num(speedup, 1)
+
+
+def speedup_pytorch_span():
+    """PyTorch's time over ours on 4 GPUs, lowest to highest over the four types."""
+    values = [_ms("pytorch", 4, d) / _ms("pipelined", 4, d) for d in ("float", "double", "half", "bf16")]
+    if min(values) <= 1:
+        _stop("the PyTorch way is as fast in some type")
+    return f"{num(min(values), 1)} to {num(max(values), 1)}"
+
+
+def sends_gbps(gpus):
+    """What NCCL's all-to-all moved off each GPU per second: (G - 1) / G of the shard."""
+    g = int(gpus)
+    return num((g - 1) / g * _shard_bytes(gpus) / (_ms("nccl_alltoall", gpus) / 1e3) / 1e9, 0)
+
+
+IB_GBPS = 50  # 400 Gb/s InfiniBand per GPU, one direction
+
+
+def ib_factor(gpus):
+    g = int(gpus)
+    nvlink = (g - 1) / g * _shard_bytes(gpus) / (_ms("nccl_alltoall", gpus) / 1e3) / 1e9
+    return num(nvlink / IB_GBPS, 0)
+
+
+def ib_alltoall_ms(gpus):
+    """The all-to-all's time if each GPU sent at IB_GBPS instead."""
+    g = int(gpus)
+    return num((g - 1) / g * _shard_bytes(gpus) / (IB_GBPS * 1e9) * 1e3, 0)
+
+
+def ib_hidden_share(gpus):
+    """What nothing hides across nodes, with the measured slowdown of the exchange beside local
+    work taken as it is: the local work over the exchange at InfiniBand speed, in %."""
+    g = int(gpus)
+    ib_ms = (g - 1) / g * _shard_bytes(gpus) / (IB_GBPS * 1e9) * 1e3
+    return num(100 * _ms("local_work", gpus) / ib_ms, 0)
