@@ -1,6 +1,6 @@
-// 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same bytes (the
-// ceiling for anything that must move them) and its local work alone (every pack and place of
-// 4 chunks, no exchange): one exchange after transposing while packing (1 chunk), then
+// 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
+// baseline), its local work alone (every pack and place of 4 chunks, no exchange) and the two
+// at once with no dependency: one exchange after transposing while packing (1 chunk), then
 // pipelined (4 chunks; --chunks for others). One thread per GPU, or one process per GPU with
 // --processes N. The comparison and CSV come from rank 0; times are the slowest rank's.
 #include <cuda_runtime.h>
@@ -36,7 +36,7 @@ struct Settings {
   std::vector<int> processes;                    // --processes N: one process per GPU instead
 };
 
-constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2;
+constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3;
 
 struct Version {
   std::string name;
@@ -45,7 +45,8 @@ struct Version {
 };
 
 std::vector<Version> versions(const Settings& s) {
-  std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"local_work", kLocalWork}, {"exchange", 1}};
+  std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"local_work", kLocalWork},
+                            {"both_at_once", kBothAtOnce}, {"exchange", 1}};
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
@@ -64,28 +65,49 @@ class GpusCsv {
   std::ofstream out_;
 };
 
+/// NCCL's all-to-all of the bytes the transpose exchanges, from `in` as they are into `to`.
+template <typename T>
+void alltoall(T* to, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream) {
+  if (l.rows % l.ranks == 0 && l.cols % l.ranks == 0) {  // even blocks: ncclAlltoAll, as bytes
+    const std::size_t bytes = std::size_t(l.in_rows() * l.cols) * sizeof(T) / l.ranks;
+    TP_NCCL_CHECK(ncclAlltoAll(in, to, bytes, ncclUint8, comm, stream));
+  } else {  // uneven: the same pieces as one chunk of the transpose
+    step09::exchange(to, in, Layout{l.rows, l.cols, l.ranks, l.rank, 1}, 0, comm, stream);
+  }
+}
+
+/// The local work of `pipelined` alone: every pack and place of its chunks, no exchange (the
+/// received pieces are placed as the buffer holds them).
+template <typename T>
+void local_work(T* out, const T* in, const Layout& l, cudaStream_t stream) {
+  const Layout lk{l.rows, l.cols, l.ranks, l.rank, step09::kChunks};
+  step09::Staging<T> staging(lk, stream);
+  for (int k = 0; k < lk.chunks; ++k) {
+    T* send = staging.send(k % lk.buffers());
+    step09::pack(send, in, lk, k, stream);
+    step09::place_own(out, send, lk, k, stream);
+    step09::place_received(out, staging.recv(k % lk.buffers()), lk, k, stream);
+  }
+}
+
 /// Enqueues one run of version `v` on this rank.
 template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream) {
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
-  if (v.chunks == kLocalWork) {  // the local work of `pipelined` alone: every pack and place, no exchange
-    const Layout lk{l.rows, l.cols, l.ranks, l.rank, step09::kChunks};
-    step09::Staging<T> staging(lk, stream);
-    for (int k = 0; k < lk.chunks; ++k) {
-      T* send = staging.send(k % lk.buffers());
-      step09::pack(send, in, lk, k, stream);
-      step09::place_own(out, send, lk, k, stream);
-      step09::place_received(out, staging.recv(k % lk.buffers()), lk, k, stream);  // bytes as they are
-    }
-    return;
-  }
-  if (l.rows % l.ranks == 0 && l.cols % l.ranks == 0) {  // even blocks: ncclAlltoAll, in -> out as bytes
-    const std::size_t bytes = std::size_t(l.in_rows() * l.cols) * sizeof(T) / l.ranks;
-    TP_NCCL_CHECK(ncclAlltoAll(in, out, bytes, ncclUint8, comm, stream));
-  } else {  // uneven: the same pieces as one chunk of the transpose, sent from in to out as they are
-    step09::exchange(out, in, Layout{l.rows, l.cols, l.ranks, l.rank, 1}, 0, comm, stream);
-  }
+  if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
+  if (v.chunks == kAlltoall) return alltoall(out, in, l, comm, stream);
+  // kBothAtOnce: the all-to-all (into a buffer of its own, on the high-priority stream) and the
+  // local work at the same time, with no dependency between them: the best that any schedule of
+  // the two could do.
+  const Layout one{l.rows, l.cols, l.ranks, l.rank, 1};
+  step09::Staging<T> spare(one, stream);  // its receive buffer holds out_rows x rows
+  step09::SideStream side;
+  side.after(stream);
+  alltoall(spare.recv(0), in, l, comm, side.get());
+  side.exchanged(0);
+  local_work(out, in, l, stream);
+  side.wait_exchanged(stream, 0);
 }
 
 /// `values` replaced by their maximum (or sum) over the ranks.
