@@ -53,8 +53,8 @@ inline std::string first_problem(const std::vector<Request>& all) {
 }
 
 /// Collective (every rank calls it): gathers the requests, throws std::invalid_argument on
-/// every rank if first_problem() finds one, and returns this rank's layout. It waits for
-/// `stream`: a few tens of microseconds, once per transpose.
+/// every rank if first_problem() finds one, and returns this rank's layout. The host waits
+/// until everything enqueued on `stream` so far, and the all-gather, are done.
 template <typename T>
 Layout agree(const T* out, const T* in, long long rows, long long cols, int chunks, ncclComm_t comm,
              cudaStream_t stream) {

@@ -4,7 +4,7 @@
 /// The schedule (streams, events, buffers) is given; what is missing is where each piece
 /// comes from and where it goes (blocks.hpp has every size you need):
 /// 1. pack: where slab k of my rows starts in `in`;
-/// 2. exchange: where, in the transposed slab, the rows that rank j needs start;
+/// 2. piece_for: where, in the transposed slab, the rows that rank j needs start;
 /// 3. place: where piece (j, k) goes in `out`, i.e. its first column.
 /// Check: ctest --test-dir build -L exercise -R 09 (on a machine with 2 GPUs or more), or
 /// build/bin/09_multi_gpu --exercise. Hints: the chapter's figure of the blocks; a slab of
@@ -33,16 +33,21 @@ void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
   step07::transpose(send, slab, int(l.slab(l.rank, k)), int(l.cols), stream);
 }
 
+/// The rows of the transposed slab in `send` that rank j needs (my own piece for j == my rank).
+template <typename T>
+const T* piece_for(const T* send, [[maybe_unused]] const Layout& l, [[maybe_unused]] int j, [[maybe_unused]] int k) {
+  return send;  // TODO 2: the first element of the rows of the send buffer that rank j needs
+}
+
 template <typename T>
 void exchange(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
   const long long mine = l.slab(l.rank, k);
   TP_NCCL_CHECK(ncclGroupStart());
   for (int j = 0; j < l.ranks; ++j) {
     if (j == l.rank) continue;
-    const T* piece = send;  // TODO 2: the first element of the rows of the send buffer that rank j needs
     const std::size_t send_bytes = sizeof(T) * l.cols_of().size(j) * mine;
     const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(j, k);
-    if (send_bytes > 0) TP_NCCL_CHECK(ncclSend(piece, send_bytes, ncclUint8, j, comm, stream));
+    if (send_bytes > 0) TP_NCCL_CHECK(ncclSend(exercise::piece_for(send, l, j, k), send_bytes, ncclUint8, j, comm, stream));
     if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(j, k), recv_bytes, ncclUint8, j, comm, stream));
   }
   TP_NCCL_CHECK(ncclGroupEnd());
@@ -75,7 +80,7 @@ void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStr
     side.after(stream);
     exercise::exchange(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
     side.exchanged(k);
-    exercise::place(out, send + l.cols_of().begin(l.rank) * l.slab(l.rank, k), l, l.rank, k, stream);  // my own piece
+    exercise::place(out, exercise::piece_for<T>(send, l, l.rank, k), l, l.rank, k, stream);  // my own piece
     if (k > 0) {
       side.wait_exchanged(stream, k - 1);
       place_received(k - 1);

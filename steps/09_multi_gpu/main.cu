@@ -98,8 +98,7 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
   if (v.chunks == kAlltoall) return alltoall(out, in, l, comm, stream);
   // kBothAtOnce: the all-to-all (into a buffer of its own, on the high-priority stream) and the
-  // local work at the same time, with no dependency between them: the best that any schedule of
-  // the two could do.
+  // local work at the same time, with no dependency between them: as much overlap as the GPU gives.
   const Layout one{l.rows, l.cols, l.ranks, l.rank, 1};
   step09::Staging<T> spare(one, stream);  // its receive buffer holds out_rows x rows
   step09::SideStream side;

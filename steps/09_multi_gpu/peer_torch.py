@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Step 09's peer: the transpose a PyTorch user writes for a matrix split by rows over GPUs,
-and PyTorch's all-to-all of the same bytes alone, timed the way 09_multi_gpu times its own.
+and PyTorch's all-to-all of the same bytes alone, timed much as 09_multi_gpu times its own.
 
 The PyTorch way, per rank (x: my h x C rows; G ranks; w = C / G columns per rank):
     send = x.view(h, G, w).permute(1, 0, 2).contiguous()    # block j = my rows, rank j's columns
@@ -10,6 +10,8 @@ The PyTorch way, per rank (x: my h x C rows; G ranks; w = C / G columns per rank
 One process per GPU (torch.multiprocessing), NCCL backend. Before every timed repetition
 each GPU flushes its L2 (a read of twice its size) and the ranks meet at a barrier; CUDA events
 time each rank; a repetition's time is the slowest rank's; the median of --reps after warm-up.
+(09_multi_gpu differs in two ways: no barrier before a repetition, so its times include the
+ranks' skew, and the slowest rank's median rather than the median of the slowest ranks.)
 Verified once per case against the input read through a transposed view. Appends rows to
 --csv in 09_multi_gpu's columns (step "peer", kernels pytorch_alltoall and pytorch; % of
 all-to-all = pytorch_alltoall's time / this time). Needs rows and cols divisible by the GPU
