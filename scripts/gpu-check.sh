@@ -71,6 +71,16 @@ if want tests; then
   gpu_rc=$?
   "$build/bin/tp_lab_tests" --gtest_brief=1 >>"$logs/gpu_tests.log" 2>&1
   gpu_rc=$((gpu_rc + $?))
+  # Step 09 where there are 2 GPUs or more (its 4-GPU test where there are 4), threads and processes.
+  gpus_here=$(nvidia-smi -L | wc -l)
+  if [ -x "$build/bin/tp_multi_gpu_tests" ] && [ "$gpus_here" -ge 2 ]; then
+    four="*"
+    [ "$gpus_here" -lt 4 ] && four="-*FourGpus*"
+    "$build/bin/tp_multi_gpu_tests" --gtest_brief=1 --gtest_filter="$four" >>"$logs/gpu_tests.log" 2>&1
+    gpu_rc=$((gpu_rc + $?))
+    "$build/bin/09_multi_gpu" --processes 2 --sizes 1000x1001,96x4096 --dtype all --reps 2 >"$logs/processes.log" 2>&1
+    gpu_rc=$((gpu_rc + $?))
+  fi
   passed=$(( $(grep -c ' Passed ' "$logs/ctest.log") +
              $(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$logs/gpu_tests.log" | awk '{ n += $1 } END { print n + 0 }') ))
   not_passed=$(( $(grep -cE '\*\*\*(Failed|Skipped)|\*\*\*Exception|\*\*\*Timeout|Not Run' "$logs/ctest.log") +
@@ -148,6 +158,17 @@ if want results; then
     name=$(basename "$step")
     [ "$name" = 00_copy ] && continue
     step_wanted "$name" || continue
+    if [ "$name" = 09_multi_gpu ]; then  # across GPUs: its own job, where there are 2 or more
+      if [ "$(nvidia-smi -L | wc -l)" -lt 2 ]; then
+        note "09_multi_gpu: skipped (one GPU)"
+      elif scripts/multi-gpu-results.sh "$build" "$results" >"$logs/09_multi_gpu.log" 2>&1; then
+        note "09_multi_gpu: $(tail -n 1 "$logs/09_multi_gpu.log")"
+      else
+        tail -n 20 "$logs/09_multi_gpu.log"
+        fail "09_multi_gpu (see 09_multi_gpu.log)"
+      fi
+      continue
+    fi
     if [ "$name" = 07_coarsen ]; then
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4000x6000,4896,4899,8192x16384,11584,11585
     elif [ "$name" = 08_inplace ]; then  # squares (4097: the element path), then two rectangles

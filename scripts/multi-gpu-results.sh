@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Step 09's results, on a machine with 2 GPUs or more (4 for the chapter's tables), in one job:
+#   09_multi_gpu_<gpu>_<day>.csv        every version and the peers (NCCL's all-to-all, the local
+#                                       work alone, PyTorch's way): 65536 x 65536 float on 2 and
+#                                       4 GPUs, the same bytes in every type on 4 GPUs
+#   09_multi_gpu_probe_<gpu>_<day>.csv  the same float runs again, for the all-to-all and the
+#                                       local work at once (both_at_once) beside pipelined
+# Usage: scripts/multi-gpu-results.sh [BUILD_DIR] [RESULTS_DIR]  (defaults: build-gpu, docs/results)
+# The PyTorch rows need PyTorch with CUDA (steps/09_multi_gpu/peer_torch.py).
+set -euo pipefail
+build=${1:-build-gpu}
+results=${2:-docs/results}
+bench="$build/bin/09_multi_gpu"
+count=$(nvidia-smi -L | wc -l)
+if [ "$count" -lt 2 ]; then
+  echo "multi-gpu-results.sh: this machine has $count GPU; step 09 needs 2 or more" >&2
+  exit 77
+fi
+gpus=2
+most=2
+if [ "$count" -ge 4 ]; then gpus=2,4; most=4; fi
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr 'A-Z' 'a-z' | sed 's/nvidia //; s/ /-/g')
+day=$(date +%F)
+csv="$results/09_multi_gpu_${gpu}_${day}.csv"
+probe="$results/09_multi_gpu_probe_${gpu}_${day}.csv"
+rm -f "$csv" "$probe"
+"$bench" --gpus "$gpus" --chunks 2,4,8 --reps 10 --dtype float --sizes 65536 --csv "$csv"
+"$bench" --gpus "$most" --reps 10 --dtype double --sizes 32768x65536 --csv "$csv"
+"$bench" --gpus "$most" --reps 10 --dtype half,bf16 --sizes 65536x131072 --csv "$csv"
+peer=(python3 steps/09_multi_gpu/peer_torch.py --reps 10 --csv "$csv")
+"${peer[@]}" --gpus "$gpus" --sizes 65536 --dtype float
+"${peer[@]}" --gpus "$most" --sizes 32768x65536 --dtype double
+"${peer[@]}" --gpus "$most" --sizes 65536x131072 --dtype half,bf16
+"$bench" --gpus "$most" --chunks 4 --reps 10 --dtype float --sizes 65536 --csv "$probe"
+echo "wrote $csv and $probe"
