@@ -31,5 +31,5 @@ peer=(python3 steps/09_multi_gpu/peer_torch.py --reps 10 --csv "$csv")
 "${peer[@]}" --gpus "$gpus" --sizes 65536 --dtype float
 "${peer[@]}" --gpus "$most" --sizes 32768x65536 --dtype double
 "${peer[@]}" --gpus "$most" --sizes 65536x131072 --dtype half,bf16
-"$bench" --gpus "$most" --chunks 4 --reps 10 --dtype float --sizes 65536 --csv "$probe"
+"$bench" --gpus "$gpus" --chunks 4 --reps 10 --dtype float --sizes 65536 --csv "$probe"
 echo "wrote $csv and $probe"

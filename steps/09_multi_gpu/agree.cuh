@@ -12,22 +12,25 @@
 #include <vector>
 
 #include "09_multi_gpu/blocks.hpp"
+#include "tp/dtype.hpp"
 #include "tp/error.hpp"
 #include "tp/nccl.hpp"
 
 namespace tp::step09 {
 
-/// What one rank was asked to do (8-byte fields, so that it crosses the wire as it is).
+/// What one rank was asked to do (8-byte fields, so that it crosses the wire as it is);
+/// `dtype` is a tp::DType.
 struct Request {
-  long long rows = 0, cols = 0, element_bytes = 0, chunks = 0, in_is_null = 0, out_is_null = 0;
+  long long rows = 0, cols = 0, dtype = 0, chunks = 0, in_is_null = 0, out_is_null = 0;
 };
 
 /// The first problem among the ranks' requests (rank 0's request is the one the others must
 /// match), or "" when there is none. Host code, tested on the CPU.
 inline std::string first_problem(const std::vector<Request>& all) {
   const auto text = [](const Request& q) {
-    return std::to_string(q.rows) + " x " + std::to_string(q.cols) + " of " + std::to_string(q.element_bytes) +
-           "-byte elements in " + std::to_string(q.chunks) + " chunks";
+    const bool known = q.dtype >= 0 && q.dtype < static_cast<long long>(kAllDTypes.size());
+    return std::to_string(q.rows) + " x " + std::to_string(q.cols) + " " +
+           (known ? dtype_name(static_cast<DType>(q.dtype)) : "?") + " in " + std::to_string(q.chunks) + " chunks";
   };
   const int ranks = int(all.size());
   for (int r = 0; r < ranks; ++r) {
@@ -35,7 +38,7 @@ inline std::string first_problem(const std::vector<Request>& all) {
     const std::string who = "rank " + std::to_string(r) + " of " + std::to_string(ranks) + ": ";
     if (q.rows < 0 || q.cols < 0) return who + "negative shape " + text(q);
     if (q.chunks < 1) return who + "chunks must be at least 1, got " + std::to_string(q.chunks);
-    if (q.rows != all[0].rows || q.cols != all[0].cols || q.element_bytes != all[0].element_bytes ||
+    if (q.rows != all[0].rows || q.cols != all[0].cols || q.dtype != all[0].dtype ||
         q.chunks != all[0].chunks) {
       return who + "was given " + text(q) + ", rank 0 " + text(all[0]) + " (every rank passes the global shape)";
     }
@@ -53,7 +56,8 @@ inline std::string first_problem(const std::vector<Request>& all) {
 }
 
 /// Collective (every rank calls it): gathers the requests, throws std::invalid_argument on
-/// every rank if first_problem() finds one, and returns this rank's layout. The host waits
+/// every rank if first_problem() finds one, and returns this rank's layout. (A null
+/// communicator cannot be reported to the others: that rank alone throws.) The host waits
 /// until everything enqueued on `stream` so far, and the all-gather, are done.
 template <typename T>
 Layout agree(const T* out, const T* in, long long rows, long long cols, int chunks, ncclComm_t comm,
@@ -62,7 +66,7 @@ Layout agree(const T* out, const T* in, long long rows, long long cols, int chun
   int ranks = 0, rank = 0;
   TP_NCCL_CHECK(ncclCommCount(comm, &ranks));
   TP_NCCL_CHECK(ncclCommUserRank(comm, &rank));
-  const Request mine{rows, cols, static_cast<long long>(sizeof(T)), chunks, in == nullptr, out == nullptr};
+  const Request mine{rows, cols, static_cast<long long>(dtype_of<T>()), chunks, in == nullptr, out == nullptr};
   std::vector<Request> all(ranks);
   Request* gathered = nullptr;  // from the stream-ordered pool: no cudaMalloc (it would wait for the GPU)
   TP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&gathered), all.size() * sizeof(Request), stream));

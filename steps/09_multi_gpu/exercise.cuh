@@ -40,7 +40,7 @@ const T* piece_for(const T* send, [[maybe_unused]] const Layout& l, [[maybe_unus
 }
 
 template <typename T>
-void exchange(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
+void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
   const long long mine = l.slab(l.rank, k);
   TP_NCCL_CHECK(ncclGroupStart());
   for (int j = 0; j < l.ranks; ++j) {
@@ -78,7 +78,7 @@ void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStr
     T* send = staging.send(k % l.buffers());
     exercise::pack(send, in, l, k, stream);
     side.after(stream);
-    exercise::exchange(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
+    exercise::send_receive(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
     side.exchanged(k);
     exercise::place(out, exercise::piece_for<T>(send, l, l.rank, k), l, l.rank, k, stream);  // my own piece
     if (k > 0) {

@@ -16,9 +16,10 @@
 ///   high-priority stream while the caller's stream transposes slab k + 1 and places the
 ///   pieces of slab k - 1. Two sets of buffers take turns.
 ///
-/// Extra device memory: Layout::staging_elems(), 2 x (cols x slab + rows of the transpose x
-/// the slabs of all ranks) elements: with 4 chunks about one shard (the larger of my blocks of
-/// the input and of the transpose), with 1 chunk about two.
+/// Extra device memory: Layout::staging_elems(), buffers() x (cols x slab + rows of the
+/// transpose x the slabs of all ranks) elements (two sets from 2 chunks on, one for 1 chunk):
+/// with 4 chunks about one shard (the larger of my blocks of the input and of the
+/// transpose), with 1 chunk about two.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -47,10 +48,10 @@ void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
 }
 // [pack]
 
-// [exchange]
+// [send_receive]
 /// Chunk k's all-to-all: rows c_j .. of `send` to rank j; rank j's piece into `recv`.
 template <typename T>
-void exchange(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
+void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
   const long long mine = l.slab(l.rank, k);  // my rows in this chunk = columns of each piece I send
   TP_NCCL_CHECK(ncclGroupStart());           // all sends and receives of the chunk at once
   for (int j = 0; j < l.ranks; ++j) {
@@ -64,7 +65,7 @@ void exchange(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, c
   }
   TP_NCCL_CHECK(ncclGroupEnd());
 }
-// [exchange]
+// [send_receive]
 
 // [copy_rows]
 /// Row r of `height` rows, `width` bytes each: src + r spitch -> dst + r dpitch. Row r of the
@@ -155,7 +156,7 @@ void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStr
     T* send = staging.send(k % l.buffers());
     pack(send, in, l, k, stream);        // free: the exchange of k - 2 was waited for below
     side.after(stream);                  // chunk k's exchange starts when its pack is done
-    exchange(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
+    send_receive(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
     side.exchanged(k);
     place_own(out, send, l, k, stream);  // while chunk k is in flight
     if (k > 0) {                         // chunk k - 1 has arrived: place it

@@ -72,7 +72,7 @@ void alltoall(T* to, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t
     const std::size_t bytes = std::size_t(l.in_rows() * l.cols) * sizeof(T) / l.ranks;
     TP_NCCL_CHECK(ncclAlltoAll(in, to, bytes, ncclUint8, comm, stream));
   } else {  // uneven: the same pieces as one chunk of the transpose
-    step09::exchange(to, in, Layout{l.rows, l.cols, l.ranks, l.rank, 1}, 0, comm, stream);
+    step09::send_receive(to, in, Layout{l.rows, l.cols, l.ranks, l.rank, 1}, 0, comm, stream);
   }
 }
 

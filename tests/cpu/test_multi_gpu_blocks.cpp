@@ -99,20 +99,23 @@ TEST(MultiGpuBlocks, FourChunksStageAboutOneShard) {
 }
 
 std::vector<tp::step09::Request> requests(int ranks) {
-  return std::vector<tp::step09::Request>(ranks, tp::step09::Request{100, 30, 4, 4, 0, 0});
+  return std::vector<tp::step09::Request>(ranks, tp::step09::Request{100, 30, 0, 4, 0, 0});  // float
 }
 
 TEST(MultiGpuBlocks, RequestsThatAgreeHaveNoProblem) { EXPECT_EQ(tp::step09::first_problem(requests(4)), ""); }
 
 TEST(MultiGpuBlocks, EveryKindOfBadRequestIsNamed) {
   struct Bad { int rank; std::string field; std::string expect; };
-  for (const Bad& b : {Bad{2, "rows", "rank 2 of 4: was given 99 x 30"}, Bad{1, "bytes", "8-byte"},
+  for (const Bad& b : {Bad{2, "rows", "rank 2 of 4: was given 99 x 30 float"}, Bad{1, "type", "30 bf16 in 4 chunks, rank 0 100 x 30 half"},
                        Bad{3, "chunks", "rank 3 of 4: chunks must be at least 1"}, Bad{0, "negative", "negative shape"},
                        Bad{1, "in", "rank 1 of 4: `in` is null"}, Bad{3, "out", "rank 3 of 4: `out` is null"}}) {
     auto all = requests(4);
     auto& q = all[b.rank];
     if (b.field == "rows") q.rows = 99;
-    if (b.field == "bytes") q.element_bytes = 8;
+    if (b.field == "type") {  // bf16 beside half: the same size, another type
+      for (auto& each : all) each.dtype = static_cast<long long>(tp::DType::f16);
+      q.dtype = static_cast<long long>(tp::DType::bf16);
+    }
     if (b.field == "chunks") q.chunks = 0;
     if (b.field == "negative") { for (auto& each : all) each.cols = -30; }
     if (b.field == "in") q.in_is_null = 1;
@@ -123,7 +126,7 @@ TEST(MultiGpuBlocks, EveryKindOfBadRequestIsNamed) {
 }
 
 TEST(MultiGpuBlocks, NullPointersAreFineForEmptyBlocks) {
-  auto all = std::vector<tp::step09::Request>(4, tp::step09::Request{2, 30, 4, 4, 0, 0});
+  auto all = std::vector<tp::step09::Request>(4, tp::step09::Request{2, 30, 0, 4, 0, 0});
   all[3].in_is_null = 1;  // 2 rows over 4 ranks: rank 3 holds none (but gets 7 rows of the transpose)
   EXPECT_EQ(tp::step09::first_problem(all), "");
   all[3].out_is_null = 1;
