@@ -98,6 +98,49 @@ def _hidden(gpus, source="09_multi_gpu"):
             - _ms("pipelined", gpus, source=source))
 
 
+def exchange_spread(gpus):
+    """The fastest and slowest repetition of one chunk (`exchange`), as 'a to b'."""
+    r = _row("exchange", gpus)
+    return f"{num(r['ms_min'], 1)} to {num(r['ms_max'], 1)}"
+
+
+def exchange_over_serial_ms(gpus):
+    """How much longer one chunk took than the all-to-all and the local work one after the
+    other. The chapter says it took longer (checked)."""
+    over = _ms("exchange", gpus) - _ms("nccl_alltoall", gpus) - _ms("local_work", gpus)
+    if over <= 0:
+        _stop(f"one chunk on {gpus} GPUs is faster than the two parts one after the other")
+    return num(over, 1)
+
+
+def local_pct_of_model(gpus):
+    """The local work's speed as % of the model's (cudaMemcpy's)."""
+    return num(100 * _local_model_ms(gpus) / _ms("local_work", gpus), 0) + "%"
+
+
+def pipelined_miss_pct(gpus):
+    """How far the pipelined transpose is above its model, in %."""
+    model = _ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * _unhidden_share(gpus)
+    return num(100 * (_ms("pipelined", gpus) / model - 1), 0) + "%"
+
+
+def model_hidden_pct(gpus):
+    """The share of the local work the model hides: 1 - the unhidden share."""
+    return num(100 * (1 - _unhidden_share(gpus)), 0) + "%"
+
+
+def diagonal_ms(gpus):
+    """The copy of each rank's diagonal piece that ncclAlltoAll makes (1 / G of a shard, read and
+    written) at cudaMemcpy's speed."""
+    return num(2 * _shard_bytes(gpus) / int(gpus) / (_copy_gbps() * 1e9) * 1e3, 1)
+
+
+def predict_pct(gpus):
+    """The pipelined model as % of the all-to-all's speed: what --predict takes."""
+    model = _ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * _unhidden_share(gpus)
+    return num(100 * _ms("nccl_alltoall", gpus) / model, 0)
+
+
 def serial_ms(gpus):
     """The all-to-all and the local work, each alone, added."""
     return num(_ms("nccl_alltoall", gpus) + _ms("local_work", gpus), 1)

@@ -3,7 +3,7 @@
 /// block of rows of the global rows x cols matrix and gets its block of rows of the
 /// cols x rows transpose.
 ///
-/// What the step adds to step 07 (whose kernel does all the local work):
+/// What the step adds to step 07 (whose kernel does the transposing half of the local work):
 /// - The blocks. Rank i holds rows r_i .. of the input, all columns; rank j needs columns
 ///   c_j .. of the input (its rows of the transpose). So rank i owes rank j the block
 ///   (rows of i) x (columns of j), transposed: an all-to-all (blocks.hpp).
