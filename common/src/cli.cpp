@@ -71,7 +71,7 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   if (spec.exercise_flag) {
     app.add_flag("--exercise", options.exercise, "also run your kernel from exercise.cuh");
     app.add_option("--predict", options.predict,
-                   "with --exercise: your prediction for your kernel, % of cudaMemcpy, printed "
+                   "with --exercise: your prediction for your kernel, % of " + spec.predict_of + ", printed "
                    "beside the measurement");
   }
   if (spec.kernels_flag) {
@@ -99,7 +99,7 @@ Options parse_cli(const CliSpec& spec, int argc, const char* const* argv) {
   if (spec.exercise_flag && app.count("--predict")) {
     if (!options.exercise) throw UsageError("--predict goes with --exercise (it is a prediction for your kernel)");
     if (!(options.predict > 0 && options.predict <= 1000)) {
-      throw UsageError("--predict is a % of cudaMemcpy: a number above 0 and at most 1000");
+      throw UsageError("--predict is a % of " + spec.predict_of + ": a number above 0 and at most 1000");
     }
   }
 

@@ -210,6 +210,7 @@ int main(int argc, char** argv) {
   spec.description = "Step 09: a transpose across GPUs (NCCL) beside NCCL's all-to-all of the same bytes";
   spec.default_sizes = {16384};
   spec.exercise_flag = true;
+  spec.predict_of = "the all-to-all's speed (its time / yours)";
   spec.int_lists = {{"--gpus", "GPU counts to measure, comma separated (default: all GPUs)", &s.gpus, 1, 64},
                     {"--chunks", "chunk counts of the pipelined version (default 4)", &s.chunks, 1, 1024},
                     {"--processes", "N: one process per GPU on GPUs 0 .. N-1, instead of threads", &s.processes, 1, 64}};

@@ -48,6 +48,7 @@ struct CliSpec {
   std::vector<int> default_sizes;        ///< squares measured without --sizes/--rows/--cols
   std::vector<DType> default_dtypes = {DType::f32};
   bool exercise_flag = false;            ///< offer --exercise and --predict
+  std::string predict_of = "cudaMemcpy";  ///< what --predict is a % of (step 09: the all-to-all's speed)
   bool timing_flags = true;              ///< offer --reps, --csv and --warm-l2
   bool kernels_flag = false;             ///< offer --kernels (a subset of the kernels, by name)
   std::vector<IntListOption> int_lists;  ///< the program's own options (comma-separated numbers)
