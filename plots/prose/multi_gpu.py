@@ -175,6 +175,16 @@ def local_ms(gpus):
     return num(_local_model_ms(gpus), 1)
 
 
+def step07_pct():
+    """Step 07 (`coarsen`) on one H100, float 8192 x 16384, % of cudaMemcpy (median of step 08's
+    rectangle runs). The chapter says it comes close to the copy (checked: 90% or more)."""
+    from prose import pct
+    value = median([pct(t, kernel="coarsen", dtype="float", rows=8192, cols=16384) for t in runs("08_inplace_shapes")])
+    if value < 90:
+        _stop("step 07 is below 90% of cudaMemcpy on the H100")
+    return num(value, 1) + "%"
+
+
 def one_gpu_ms():
     """The whole 65536 x 65536 float matrix transposed on one H100 at cudaMemcpy's speed."""
     return num(2 * SIZE * SIZE * 4 / (_copy_gbps() * 1e9) * 1e3, 1)

@@ -9,7 +9,8 @@
 namespace tp::step09 {
 
 /// Chunks of a transpose by default: about one shard of staging (Layout::staging_elems()),
-/// and the local work of all but the first and last chunk hidden behind an exchange.
+/// and, in the model, the local work of all but the first and last chunk hidden behind an
+/// exchange (what was measured: the chapter).
 constexpr int kChunks = 4;
 
 /// n things (rows, columns) shared by `parts` owners as evenly as possible: the first

@@ -43,7 +43,7 @@ class Staging {
 };
 
 /// The stream of the exchange, at the device's highest priority: when a transpose kernel
-/// fills every SM, the block scheduler gives the next free slot to NCCL's kernel first.
+/// fills every SM, the block scheduler prefers NCCL's kernel for the next free slot (a hint).
 /// Events order it with the caller's stream: after(stream) makes it wait for what `stream`
 /// has enqueued; exchanged(k) marks chunk k's exchange, wait_exchanged(stream, k) makes
 /// `stream` wait for it (two events in turn: chunk k + 1's exchange is enqueued before
