@@ -17,6 +17,7 @@ values   instead of rows/value: these CSV columns (comma separated) become the r
 X_eq=V   keep only CSV rows whose column X equals V (any number of these)
 X_in=V,W keep only CSV rows whose column X is one of V, W, ... (any number of these)
 X_ne=V   leave out CSV rows whose column X equals V (e.g. step_ne=lab: the main line only)
+cols_order=A,B  the columns in this order (default: as they first appear in the CSV)
 unchecked=K,L  kernels that move bytes without transposing them, so that nothing is verified
          (step 09's nccl_alltoall, local_work): their rows are shown as measured, not as FAILED
 date=D   the source's file of day D (YYYY-MM-DD) instead of the newest: for rows of kernels that
@@ -209,6 +210,11 @@ def render(spec_text):
     unchecked = set(spec["unchecked"].split(",")) if "unchecked" in spec else set()
     rows = [dict(r, unchecked=r.get("kernel") in unchecked) for r in rows]
     col_keys = list(dict.fromkeys(r[spec["cols"]] for r in rows))
+    if "cols_order" in spec:
+        order = spec["cols_order"].split(",")
+        if sorted(order) != sorted(col_keys):
+            raise SystemExit(f"tables.py: cols_order {order} is not the columns {col_keys} of '{spec_text}'")
+        col_keys = order
     if "values" in spec:
         row_title, row_keys = "metric", spec["values"].split(",")
         cells = {(v, r[spec["cols"]]): cell(r, v) for r in rows for v in row_keys}

@@ -81,6 +81,13 @@ class Render(unittest.TestCase):
                 text = tables.render("source=tour rows=kernel cols=rows value=pct dtype_eq=float")
         self.assertIn("FAILED", text)
 
+    def test_cols_order_sets_the_column_order_and_must_name_every_column(self):
+        text = tables.render("source=tour rows=kernel cols=dtype value=pct rows_eq=1024 dtype_in=float,half cols_order=half,float")
+        header = text.splitlines()[0]
+        self.assertLess(header.index("half"), header.index("float"))
+        with self.assertRaises(SystemExit):
+            tables.render("source=tour rows=kernel cols=dtype value=pct rows_eq=1024 dtype_in=float,half cols_order=half")
+
     def test_unchecked_kernels_show_as_measured_and_no_other(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "tour_gpu_2026-01-01.csv"
