@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 09's results, on a machine with 2 GPUs or more (4 for the chapter's tables), in one job:
+# Step 09's results, on a machine with 2 GPUs or more (4 for the chapter's tables), in one run:
 #   09_multi_gpu_<gpu>_<day>.csv        every version and the peers (NCCL's all-to-all, the local
 #                                       work alone, PyTorch's way): 65536 x 65536 float on 2 and
 #                                       4 GPUs, the same bytes in every type on 4 GPUs

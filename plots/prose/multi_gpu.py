@@ -102,12 +102,6 @@ def local_pct_of_model(gpus):
     return num(100 * _local_model_ms(gpus) / _ms("local_work", gpus), 0) + "%"
 
 
-def pipelined_miss_pct(gpus):
-    """How far the pipelined transpose is above its model, in %."""
-    model = _ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * _unhidden_share(gpus)
-    return num(100 * (_ms("pipelined", gpus) / model - 1), 0) + "%"
-
-
 def predict_pct(gpus):
     """The pipelined model as % of the all-to-all's speed: what --predict takes."""
     model = _ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * _unhidden_share(gpus)
@@ -206,19 +200,62 @@ def both_at_once_ms(gpus):
     return num(both, 1)
 
 
-def chunk_model_ms(gpus, chunks):  # the chapter also says 8 chunks measured slowest (checked here)
+def chunk_model_ms(gpus, chunks):
     """The pipelined model with `chunks` chunks: the all-to-all plus what nothing hides, the first
     pack (1 / (2S) of the local work) and the last chunk's received pieces ((G - 1) / (2SG))."""
     g, c = int(gpus), int(chunks)
-    if _ms("pipelined_8", 4) < max(_ms("pipelined_2", 4), _ms("pipelined", 4)):
-        _stop("on 4 GPUs 8 chunks were not the slowest of 2, 4 and 8")
-    if not _ms("pipelined_2", 2) > _ms("pipelined", 2) > _ms("pipelined_8", 2):
-        _stop("on 2 GPUs the chunk counts are not in the model's order")
     return num(_ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g)), 1)
 
 
-def probe_pipelined_ms(gpus):
-    return num(_ms("pipelined", gpus, source="09_multi_gpu_probe"), 1)
+def probe_ms(kernel, gpus):
+    """A time of the probe job (the second job)."""
+    return num(_ms(kernel, gpus, source="09_multi_gpu_probe"), 1)
+
+
+def probe_ideal_ms(gpus):
+    """The probe job's all-to-all and local work overlapped perfectly: the longer of the two."""
+    return num(max(_ms("nccl_alltoall", gpus, source="09_multi_gpu_probe"),
+                   _ms("local_work", gpus, source="09_multi_gpu_probe")), 1)
+
+
+def probe_serial_ms(gpus):
+    """The probe job's all-to-all and local work one after the other."""
+    return num(_ms("nccl_alltoall", gpus, source="09_multi_gpu_probe")
+               + _ms("local_work", gpus, source="09_multi_gpu_probe"), 1)
+
+
+def probe_overlapped_ms(gpus):
+    """How much of the local work ran under the all-to-all when the two ran at once (the probe
+    job). The chapter says: under a sixth of the local work (checked)."""
+    a = _ms("nccl_alltoall", gpus, source="09_multi_gpu_probe")
+    local = _ms("local_work", gpus, source="09_multi_gpu_probe")
+    overlapped = a + local - _ms("both_at_once", gpus, source="09_multi_gpu_probe")
+    if not 0 < overlapped < local / 6:
+        _stop(f"the two at once overlapped {overlapped:.2f} ms of {local:.2f} ms")
+    return num(overlapped, 1)
+
+
+def probe_saved_ms(gpus):
+    """What pipelining saved against one chunk in the probe job: a second sample."""
+    return num(_ms("exchange", gpus, source="09_multi_gpu_probe") - _ms("pipelined", gpus, source="09_multi_gpu_probe"), 1)
+
+
+def probe_exchange_over_serial_ms(gpus):
+    """The probe job's one chunk over its all-to-all and local work added (reproduces the gap)."""
+    over = (_ms("exchange", gpus, source="09_multi_gpu_probe") - _ms("nccl_alltoall", gpus, source="09_multi_gpu_probe")
+            - _ms("local_work", gpus, source="09_multi_gpu_probe"))
+    if over <= 0:
+        _stop("in the probe job one chunk is not above the sum")
+    return num(over, 1)
+
+
+def chunks_indistinct():
+    """Whether 2 and 8 chunks on 4 GPUs overlap in their repetitions' ranges (the chapter says
+    they cannot be told apart): returns the two ranges as text."""
+    a, b = _row("pipelined_2", 4), _row("pipelined_8", 4)
+    if a["ms_max"] < b["ms_min"] or b["ms_max"] < a["ms_min"]:
+        _stop("on 4 GPUs the ranges of 2 and 8 chunks do not overlap")
+    return f"{num(a['ms_min'], 1)} to {num(a['ms_max'], 1)} and {num(b['ms_min'], 1)} to {num(b['ms_max'], 1)}"
 
 
 def ms(kernel, gpus):
