@@ -251,9 +251,23 @@ def chunk_ranges(gpus):
         f" and {num(r8['ms_min'], 1)} to {num(r8['ms_max'], 1)}"
 
 
-def dram_floor_span(gpus):
-    """The DRAM estimates of all_bytes_ms and all_bytes_staged_ms, as 'a to b'."""
-    return f"{all_bytes_ms(gpus)} to {all_bytes_staged_ms(gpus)}"
+def probe_dram_span(gpus):
+    """The DRAM time at copy speed of the probe's two parts: the local work's two passes (4 shards)
+    and ncclAlltoAll's read and write of the whole shard, diagonal included (2 shards); with NCCL's
+    received bytes staged, a write and a read more of (G - 1) / G of it. As 'a to b'."""
+    g = int(gpus)
+    plain = (4 + 2) * _shard_bytes(gpus)
+    staged = plain + 2 * (g - 1) / g * _shard_bytes(gpus)
+    return f"{num(plain / (_copy_gbps() * 1e9) * 1e3, 1)} to {num(staged / (_copy_gbps() * 1e9) * 1e3, 1)}"
+
+
+def pytorch_local_by_type(gpus):
+    """PyTorch's time minus its all-to-all's for double, float and half (the same bytes). The
+    chapter says it grows with the number of elements (checked: in that order)."""
+    v = [_ms("pytorch", gpus, d) - _ms("pytorch_alltoall", gpus, d) for d in ("double", "float", "half")]
+    if not v[0] < v[1] < v[2]:
+        _stop("PyTorch's copies do not grow with the number of elements")
+    return f"{num(v[0], 1)}, {num(v[1], 1)} and {num(v[2], 1)} ms for double, float and half"
 
 
 def probe_gap_ms(gpus):
