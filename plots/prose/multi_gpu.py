@@ -408,4 +408,4 @@ def ib_hidden_share(gpus):
     """The measured local work over the exchange at InfiniBand speed, in %."""
     g = int(gpus)
     ib_ms = (g - 1) / g * _shard_bytes(gpus) / (IB_GBPS * 1e9) * 1e3
-    return num(100 * _ms("local_work", gpus) / ib_ms, 0)
+    return num(100 * _ms("local_work", gpus) / ib_ms, 1)
