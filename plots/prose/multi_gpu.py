@@ -219,7 +219,13 @@ def probe_ideal_ms(gpus):
 
 
 def probe_serial_ms(gpus):
-    """The probe job's all-to-all and local work one after the other."""
+    """The probe job's all-to-all and local work one after the other. On 2 GPUs the chapter says
+    the two at once barely overlapped (checked: they saved less than 10% of the local work)."""
+    if int(gpus) == 2:
+        saved = (_ms("nccl_alltoall", 2, source="09_multi_gpu_probe") + _ms("local_work", 2, source="09_multi_gpu_probe")
+                 - _ms("both_at_once", 2, source="09_multi_gpu_probe"))
+        if saved >= 0.1 * _ms("local_work", 2, source="09_multi_gpu_probe"):
+            _stop("on 2 GPUs the two at once overlapped more than barely")
     return num(_ms("nccl_alltoall", gpus, source="09_multi_gpu_probe")
                + _ms("local_work", gpus, source="09_multi_gpu_probe"), 1)
 
@@ -227,15 +233,6 @@ def probe_serial_ms(gpus):
 def probe_saved_ms(gpus):
     """What pipelining saved against one chunk in the probe job: a second sample."""
     return num(_ms("exchange", gpus, source="09_multi_gpu_probe") - _ms("pipelined", gpus, source="09_multi_gpu_probe"), 1)
-
-
-def probe_exchange_over_serial_ms(gpus):
-    """The probe job's one chunk over its all-to-all and local work added (reproduces the gap)."""
-    over = (_ms("exchange", gpus, source="09_multi_gpu_probe") - _ms("nccl_alltoall", gpus, source="09_multi_gpu_probe")
-            - _ms("local_work", gpus, source="09_multi_gpu_probe"))
-    if over <= 0:
-        _stop("in the probe job one chunk is not above the sum")
-    return num(over, 1)
 
 
 def chunk_ranges(gpus):
@@ -342,8 +339,7 @@ def all_bytes_staged_ms(gpus):
 def all_bytes_ms(gpus):
     """An estimate of the DRAM time of a transpose: the local work's two passes of the shard,
     and the (G - 1) / G of it that NCCL reads and that its peers write, each once (NCCL may
-    stage them through buffers of its own), at cudaMemcpy's speed. The chapter says it is less
-    than the all-to-all's time."""
+    stage them through buffers of its own), at cudaMemcpy's speed."""
     g = int(gpus)
     total = 2 * 2 * _shard_bytes(gpus) + 2 * (g - 1) / g * _shard_bytes(gpus)
     ms = total / (_copy_gbps() * 1e9) * 1e3
