@@ -325,24 +325,28 @@ def model_saved_ms(gpus):
     return num(model, 1)
 
 
-def all_bytes_staged_ms(gpus):
-    """all_bytes_ms with NCCL's received bytes staged: a write and a read more of (G - 1) / G of
-    the shard. The chapter says it is below the pipelined transpose's time (checked)."""
+def _dram_ms(gpus, nccl_passes):
+    """The DRAM time at cudaMemcpy's speed of the local work's two passes of the shard and
+    `nccl_passes` passes over the (G - 1) / G of it that NCCL moves: 2 when NCCL reads what it
+    sends and its peers write what it receives, 4 when it also stages what it receives."""
     g = int(gpus)
-    total = 2 * 2 * _shard_bytes(gpus) + 4 * (g - 1) / g * _shard_bytes(gpus)
-    ms = total / (_copy_gbps() * 1e9) * 1e3
+    total = 2 * 2 * _shard_bytes(gpus) + nccl_passes * (g - 1) / g * _shard_bytes(gpus)
+    return total / (_copy_gbps() * 1e9) * 1e3
+
+
+def all_bytes_staged_ms(gpus):
+    """_dram_ms with NCCL's received bytes staged. The chapter says it is below the pipelined
+    transpose's time (checked)."""
+    ms = _dram_ms(gpus, 4)
     if ms >= _ms("pipelined", gpus):
         _stop("the staged bytes at copy speed take as long as the pipelined transpose")
     return num(ms, 1)
 
 
 def all_bytes_ms(gpus):
-    """An estimate of the DRAM time of a transpose: the local work's two passes of the shard,
-    and the (G - 1) / G of it that NCCL reads and that its peers write, each once (NCCL may
-    stage them through buffers of its own), at cudaMemcpy's speed."""
-    g = int(gpus)
-    total = 2 * 2 * _shard_bytes(gpus) + 2 * (g - 1) / g * _shard_bytes(gpus)
-    ms = total / (_copy_gbps() * 1e9) * 1e3
+    """_dram_ms with each of NCCL's bytes read and written once (NCCL may stage them through
+    buffers of its own). Checked: below the all-to-all's time."""
+    ms = _dram_ms(gpus, 2)
     if ms >= _ms("nccl_alltoall", gpus):
         _stop("the bytes at copy speed take as long as the all-to-all")
     return num(ms, 1)
