@@ -1,8 +1,9 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
 // baseline), its local work alone (every pack and place of 4 chunks, no exchange) and the two
-// at once with no dependency: one exchange after transposing while packing (1 chunk), then
-// pipelined (4 chunks; --chunks for others). One thread per GPU, or one process per GPU with
-// --processes N. The comparison and CSV come from rank 0; times are the slowest rank's.
+// at once with no dependency (and each one's own time while the other ran): one exchange after
+// transposing while packing (1 chunk), then pipelined (4 chunks; --chunks for others). One
+// thread per GPU, or one process per GPU with --processes N. The comparison and CSV come from
+// rank 0; times are the slowest rank's.
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -90,22 +91,71 @@ void local_work(T* out, const T* in, const Layout& l, cudaStream_t stream) {
   }
 }
 
-/// Enqueues one run of version `v` on this rank.
+/// The two parts' own times inside `both_at_once`, which time_work times together: an event
+/// at the start and one at the end of each part, read at the next run, once they have fired.
+class PartClocks {
+ public:
+  PartClocks() {
+    for (cudaEvent_t* e : {&start_, &end_[0], &end_[1]}) TP_CUDA_CHECK(cudaEventCreate(e));
+  }
+  ~PartClocks() {
+    for (cudaEvent_t e : {start_, end_[0], end_[1]}) cudaEventDestroy(e);
+  }
+  PartClocks(const PartClocks&) = delete;
+  PartClocks& operator=(const PartClocks&) = delete;
+
+  void start(cudaStream_t stream) {
+    read();
+    TP_CUDA_CHECK(cudaEventRecord(start_, stream));
+  }
+  /// Part 0 (the all-to-all) or 1 (the local work) is done once `stream` gets here.
+  void done(int part, cudaStream_t stream) {
+    TP_CUDA_CHECK(cudaEventRecord(end_[part], stream));
+    pending_ = true;
+  }
+  /// Part `part`'s statistics over the last `reps` runs (the timed ones).
+  Stats stats(int part, int reps) {
+    read();
+    const std::vector<double>& all = samples_[part];
+    return summarize(std::vector<double>(all.end() - reps, all.end()));
+  }
+
+ private:
+  void read() {
+    if (!pending_) return;
+    for (int part = 0; part < 2; ++part) {
+      float ms = 0;
+      TP_CUDA_CHECK(cudaEventSynchronize(end_[part]));
+      TP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, end_[part]));
+      samples_[part].push_back(ms);
+    }
+    pending_ = false;
+  }
+  cudaEvent_t start_ = nullptr, end_[2] = {nullptr, nullptr};
+  std::vector<double> samples_[2];
+  bool pending_ = false;
+};
+
+/// Enqueues one run of version `v` on this rank (`clocks`: where `both_at_once` times its parts).
 template <typename T>
-void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream) {
+void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
+         PartClocks* clocks = nullptr) {
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
   if (v.chunks == kAlltoall) return alltoall(out, in, l, comm, stream);
   // kBothAtOnce: the all-to-all (into a buffer of its own, on the high-priority stream) and the
   // local work at the same time, with no dependency between them: as much overlap as the GPU gives.
+  if (clocks != nullptr) clocks->start(stream);
   const Layout one{l.rows, l.cols, l.ranks, l.rank, 1};
   step09::Staging<T> spare(one, stream);  // its receive buffer holds out_rows x rows
   step09::SideStream side;
   side.after(stream);
   alltoall(spare.recv(0), in, l, comm, side.get());
+  if (clocks != nullptr) clocks->done(0, side.get());
   side.exchanged(0);
   local_work(out, in, l, stream);
+  if (clocks != nullptr) clocks->done(1, stream);
   side.wait_exchanged(stream, 0);
 }
 
@@ -150,27 +200,37 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv*
       all_ok = false;
       std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
     }
-    const Stats mine = time_work([&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st); }, stream,
-                                 s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
-    std::vector<double> ms = {mine.median_ms, mine.min_ms, mine.max_ms};
-    over_ranks(ms, ncclMax, comm, stream);  // the slowest rank's times
-    if (v.chunks == kAlltoall) alltoall_ms = ms[0];
-    if (rank == 0) {
-      table.add_row({v.name, format("%.3f", ms[0]), format("%.0f", bytes / ms[0] / 1e6),
-                     format("%.1f", 100 * alltoall_ms / ms[0]),
-                     v.transposes() && previous_ms > 0 ? format("%.2f", previous_ms / ms[0]) : "",
-                     !v.transposes() ? "-" : verified ? "yes" : "NO"});
-      if (csv != nullptr) {
-        CsvRow row{device.name, device.cc(), device.cuda(), git_sha(), v.chunks == kAlltoall ? "ref" : "09_multi_gpu", v.name,
-                   dtype_name(dtype_of<T>()), shape.rows, shape.cols, static_cast<long long>(bytes), mine.reps,
-                   ms[0], ms[1], ms[2], bytes / ms[0] / 1e6, 100 * alltoall_ms / ms[0], verified};
-        csv->write(row, ranks);
+    PartClocks clocks;
+    const Stats mine = time_work([&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, &clocks); },
+                                 stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
+    // One row of the table and the CSV: the slowest rank's times.
+    auto report = [&](const std::string& name, const Stats& stats) {
+      std::vector<double> ms = {stats.median_ms, stats.min_ms, stats.max_ms};
+      over_ranks(ms, ncclMax, comm, stream);
+      if (v.chunks == kAlltoall) alltoall_ms = ms[0];
+      if (rank == 0) {
+        table.add_row({name, format("%.3f", ms[0]), format("%.0f", bytes / ms[0] / 1e6),
+                       format("%.1f", 100 * alltoall_ms / ms[0]),
+                       v.transposes() && previous_ms > 0 ? format("%.2f", previous_ms / ms[0]) : "",
+                       !v.transposes() ? "-" : verified ? "yes" : "NO"});
+        if (csv != nullptr) {
+          CsvRow row{device.name, device.cc(), device.cuda(), git_sha(), v.chunks == kAlltoall ? "ref" : "09_multi_gpu",
+                     name, dtype_name(dtype_of<T>()), shape.rows, shape.cols, static_cast<long long>(bytes),
+                     stats.reps, ms[0], ms[1], ms[2], bytes / ms[0] / 1e6, 100 * alltoall_ms / ms[0], verified};
+          csv->write(row, ranks);
+        }
       }
+      return ms[0];
+    };
+    const double ms = report(v.name, mine);
+    if (v.chunks == kBothAtOnce) {  // each part's own time while the other ran
+      report(v.name + "_alltoall", clocks.stats(0, mine.reps));
+      report(v.name + "_local", clocks.stats(1, mine.reps));
     }
-    if (v.transposes()) previous_ms = ms[0];
+    if (v.transposes()) previous_ms = ms;
     if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
       std::printf("your prediction: %.1f%% of the all-to-all's speed; measured %.1f%%\n", s.options.predict,
-                  100 * alltoall_ms / ms[0]);
+                  100 * alltoall_ms / ms);
     }
   }
   if (rank == 0) {
