@@ -3,8 +3,9 @@
 #   09_multi_gpu_<gpu>_<day>.csv        every version and the peers (NCCL's all-to-all, the local
 #                                       work alone, PyTorch's way): 65536 x 65536 float on 2 and
 #                                       4 GPUs, the same bytes in every type on 4 GPUs
-#   09_multi_gpu_probe_<gpu>_<day>.csv  the same float runs again, for the all-to-all and the
-#                                       local work at once (both_at_once) beside pipelined
+#   09_multi_gpu_probe_<gpu>_<day>.csv  the same float runs again, for the parts of pipelined
+#                                       alone (exchanges, check, local_work) and the all-to-all
+#                                       and the local work at once (both_at_once), beside it
 # Usage: scripts/multi-gpu-results.sh [BUILD_DIR] [RESULTS_DIR]  (defaults: build-gpu, docs/results)
 # The PyTorch rows need PyTorch with CUDA (steps/09_multi_gpu/peer_torch.py).
 set -euo pipefail

@@ -1,9 +1,10 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
-// baseline), its local work alone (every pack and place of 4 chunks, no exchange) and the two
-// at once with no dependency (and each one's own time while the other ran): one exchange after
-// transposing while packing (1 chunk), then pipelined (4 chunks; --chunks for others). One
-// thread per GPU, or one process per GPU with --processes N. The comparison and CSV come from
-// rank 0; times are the slowest rank's.
+// baseline). First the parts of the pipelined version alone: its chunks' exchanges, the ranks'
+// check, its local work (every pack and place, no exchange); then the all-to-all and the local
+// work at once with no dependency (and each one's own time while the other ran). Then the
+// transposes: one exchange after transposing while packing (1 chunk), and pipelined (4 chunks;
+// --chunks for others). One thread per GPU, or one process per GPU with --processes N. The
+// comparison and CSV come from rank 0; times are the slowest rank's.
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -37,7 +38,7 @@ struct Settings {
   std::vector<int> processes;                    // --processes N: one process per GPU instead
 };
 
-constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3;
+constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5;
 
 struct Version {
   std::string name;
@@ -46,8 +47,8 @@ struct Version {
 };
 
 std::vector<Version> versions(const Settings& s) {
-  std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"local_work", kLocalWork},
-                            {"both_at_once", kBothAtOnce}, {"exchange", 1}};
+  std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges}, {"check", kCheck},
+                            {"local_work", kLocalWork}, {"both_at_once", kBothAtOnce}, {"exchange", 1}};
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
@@ -136,6 +137,17 @@ class PartClocks {
   bool pending_ = false;
 };
 
+/// The exchanges of `pipelined` alone: its chunks' all-to-alls one after the other, no local
+/// work (the send buffers are sent as they are).
+template <typename T>
+void exchanges(const Layout& l, ncclComm_t comm, cudaStream_t stream) {
+  const Layout lk{l.rows, l.cols, l.ranks, l.rank, step09::kChunks};
+  step09::Staging<T> staging(lk, stream);
+  for (int k = 0; k < lk.chunks; ++k) {
+    step09::send_receive(staging.recv(k % lk.buffers()), staging.send(k % lk.buffers()), lk, k, comm, stream);
+  }
+}
+
 /// Enqueues one run of version `v` on this rank (`clocks`: where `both_at_once` times its parts).
 template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
@@ -143,6 +155,11 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
+  if (v.chunks == kExchanges) return exchanges<T>(l, comm, stream);
+  if (v.chunks == kCheck) {  // the ranks' check that every transpose begins with, alone
+    step09::agree(out, in, l.rows, l.cols, step09::kChunks, comm, stream);
+    return;
+  }
   if (v.chunks == kAlltoall) return alltoall(out, in, l, comm, stream);
   // kBothAtOnce: the all-to-all (into a buffer of its own, on the high-priority stream) and the
   // local work at the same time, with no dependency between them: as much overlap as the GPU gives.
