@@ -10,8 +10,11 @@ A results file is named `<source>_<gpu slug>_<YYYY-MM-DD>.csv`, for example
     ncu          Nsight Compute metrics, one row per kernel x dtype
     peers        the tour and then scripts/peers.py (PyTorch, torch.compile, CuPy) in one run
 
-The newest file of a source is the one with the latest date in its name. This module uses only
-the standard library, so its tests run where matplotlib is not installed.
+The newest file of a source is the one with the latest date in its name. The pages are written
+from the runs of one GPU, PAGES_GPU: where a source has files of that GPU, only those count
+unless another slug is asked for (a table's `gpu=h100-80gb-hbm3`), so that a run on another GPU
+can sit beside them without changing a page. This module uses only the standard library, so its
+tests run where matplotlib is not installed.
 """
 import csv
 import pathlib
@@ -30,6 +33,7 @@ REF = "ref"            # the step of cudaMemcpy and of the library references (c
 # Columns kept as text; every other column is a number (empty = None), `verified` a bool.
 TEXT_COLUMNS = {"gpu", "cc", "cuda", "git_sha", "step", "kernel", "dtype", "function"}
 FILE_NAME = re.compile(r"^(?P<stem>.+)_(?P<date>\d{4}-\d{2}-\d{2})\.csv$")
+PAGES_GPU = "h200"  # the slug of the GPU whose runs the pages are written from
 
 
 class Missing(Exception):
@@ -110,8 +114,10 @@ def read(path):
         return Table(path, [_convert(row) for row in csv.DictReader(f)])
 
 
-def files(source, results=RESULTS):
-    """The CSV files of a source, oldest first: ordered by the date in the name, then by name."""
+def files(source, results=RESULTS, slug=None):
+    """The CSV files of a source, oldest first: ordered by the date in the name, then by name.
+    Of one GPU's slug if given ("*": of every GPU); else of PAGES_GPU where the source has any,
+    else of any GPU."""
     found = []
     for path in pathlib.Path(results).glob(f"{source}_*.csv"):
         match = FILE_NAME.match(path.name)
@@ -120,15 +126,16 @@ def files(source, results=RESULTS):
         # '07_coarsen_tune' are not taken for those of source '07_coarsen'.
         if not match or not match.group("stem").startswith(source + "_"):
             continue
-        slug = match.group("stem")[len(source) + 1:]
-        if slug and "_" not in slug:
-            found.append((match.group("date"), path.name, path))
-    return [path for _, _, path in sorted(found)]
+        file_slug = match.group("stem")[len(source) + 1:]
+        if file_slug and "_" not in file_slug:
+            found.append((match.group("date"), path.name, path, file_slug))
+    wanted = slug if slug is not None else PAGES_GPU if any(f[3] == PAGES_GPU for f in found) else "*"
+    return [f[2] for f in sorted(found) if wanted in ("*", f[3])]
 
 
 def newest(source, results=RESULTS, gpu=None):
     """The newest Table of a source (of one GPU, by the `gpu` column, if given), or None."""
-    for path in reversed(files(source, results)):
+    for path in reversed(files(source, results, None if gpu is None else "*")):
         table = read(path)
         if gpu is None or table.gpu == gpu:
             return table

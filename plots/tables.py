@@ -22,6 +22,8 @@ unchecked=K,L  kernels that move bytes without transposing them, so that nothing
          (step 09's nccl_alltoall, local_work): their rows are shown as measured, not as FAILED
 date=D   the source's file of day D (YYYY-MM-DD) instead of the newest: for rows of kernels that
          are no longer built, which a later run of the source would not write
+gpu=S    the newest file of the GPU whose slug is S (e.g. h100-80gb-hbm3) instead of the pages'
+         GPU (results.PAGES_GPU)
 
 A table can also divide one source by another, row by row (same step, kernel, dtype and
 shape), e.g. how much a warm L2 inflates GB/s:
@@ -112,18 +114,18 @@ def diff(old, old_names, new, new_names):
     return "```diff\n" + "\n".join(body) + "\n```\n"
 
 
-def newest_csv(source, date=None):
+def newest_csv(source, date=None, gpu=None):
     """The newest docs/results/<source>_<gpu>_<date>.csv: the same choice the figures make.
-    With `date` (YYYY-MM-DD), the newest of that day."""
-    found = [p for p in results.files(source, RESULTS) if date is None or p.name.endswith(f"_{date}.csv")]
+    With `date` (YYYY-MM-DD), the newest of that day; with `gpu` (a slug), of that GPU."""
+    found = [p for p in results.files(source, RESULTS, gpu) if date is None or p.name.endswith(f"_{date}.csv")]
     if not found:
-        on = f" of {date}" if date else ""
+        on = (f" of {date}" if date else "") + (f" of GPU {gpu}" if gpu else "")
         raise SystemExit(f"tables.py: no docs/results/{source}_*{on}.csv for a table")
     return found[-1]
 
 
-def load(source, date=None):
-    path = newest_csv(source, date)
+def load(source, date=None, gpu=None):
+    path = newest_csv(source, date, gpu)
     with path.open() as f:
         rows = list(csv.DictReader(f))
     for r in rows:
@@ -191,7 +193,7 @@ def notes_table(notes_path, col_keys, cells):
 def render(spec_text):
     """One table. With `values=a,b,c` the rows are those CSV columns (e.g. profiler metrics)."""
     spec = dict(item.split("=", 1) for item in spec_text.split())
-    path, rows = load(spec["source"], spec.get("date"))
+    path, rows = load(spec["source"], spec.get("date"), spec.get("gpu"))
     sources = f"`docs/results/{path.name}`"
     if "divide" in spec:
         divisor_path, divisors = load(spec["divide"])

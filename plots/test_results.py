@@ -17,6 +17,11 @@ def row(gpu="GPU A", step="00_copy", kernel="copy_vec16", verified="true", pct="
     return f"{gpu},9.0,12.10,abc123,{step},{kernel},float,1024,2048,16777216,20,0.0100,0.0090,0.0110,1677.72,{pct},{verified}\n"
 
 
+def read_one(paths):
+    (path,) = paths
+    return results.read(path)
+
+
 class Loader(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -42,6 +47,16 @@ class Loader(unittest.TestCase):
         self.assertEqual(results.newest("ncu", self.dir).gpu, "GPU B")
         self.assertEqual(results.newest("ncu", self.dir, gpu="GPU A").path.name, "ncu_h100_2026-01-01.csv")
         self.assertIsNone(results.newest("ncu", self.dir, gpu="GPU C"))
+
+    def test_the_pages_gpu_comes_first_and_another_gpu_is_asked_for_by_slug(self):
+        self.write(f"tour_{results.PAGES_GPU}_2026-01-01.csv", row(gpu="pages"))
+        self.write("tour_h100-80gb-hbm3_2026-02-01.csv", row(gpu="other"))  # newer, another GPU
+        self.write("shapes_h100-80gb-hbm3_2026-01-01.csv", row(gpu="only"))  # no file of the pages' GPU
+        self.assertEqual(results.newest("tour", self.dir).gpu, "pages")
+        self.assertEqual(read_one(results.files("tour", self.dir, "h100-80gb-hbm3")).gpu, "other")
+        self.assertEqual(len(results.files("tour", self.dir, "*")), 2)
+        self.assertEqual(results.newest("tour", self.dir, gpu="other").gpu, "other")
+        self.assertEqual(results.newest("shapes", self.dir).gpu, "only")
 
     def test_names_without_date_or_of_another_source_are_ignored(self):
         self.write("tour_h200.csv", row())

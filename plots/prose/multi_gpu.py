@@ -246,11 +246,8 @@ def ratio_alltoall(gpus):
     ratio = _ms("pipelined", gpus) / _ms("nccl_alltoall", gpus)
     if ratio <= 1:
         _stop("the pipelined transpose is as fast as the all-to-all")
-    gap = _probe("pipelined", gpus) - _probe("nccl_alltoall", gpus)
-    rest = gap - (_probe("exchanges", gpus) - _probe("nccl_alltoall", gpus)) - _probe("check", gpus) \
-        - _local_model_ms(gpus) * _unhidden_share(gpus)
-    if rest <= gap / 2:  # "mostly because the exchange slows down beside the local work"
-        _stop("the rest is not most of the gap to the all-to-all")
+    if _probe_rest(gpus) <= (_probe("pipelined", gpus) - _probe("nccl_alltoall", gpus)) / 2:
+        _stop("the rest is not most of the gap to the all-to-all")  # "mostly because the exchange slows down"
     return num(ratio, 2)
 
 
@@ -351,18 +348,22 @@ def _probe(kernel, gpus):
     return _ms(kernel, gpus, source="09_multi_gpu_probe")
 
 
+def _probe_unhidden(gpus):
+    return _local_model_ms(gpus) * _unhidden_share(gpus)
+
+
 def _probe_model(gpus):
-    """The pipelined model with the probe job's all-to-all."""
-    return _probe("nccl_alltoall", gpus) + _local_model_ms(gpus) * _unhidden_share(gpus)
+    """The pipelined model from the parts timed alone in the probe job: its exchanges, what nothing
+    hides of the local work's model, the ranks' check."""
+    return _probe("exchanges", gpus) + _probe_unhidden(gpus) + _probe("check", gpus)
+
+
+def probe_unhidden_ms(gpus):
+    return num(_probe_unhidden(gpus), 1)
 
 
 def probe_model_ms(gpus):
     return num(_probe_model(gpus), 1)
-
-
-def probe_chunking_ms(gpus):
-    """The pipelined version's exchanges alone minus the all-to-all alone (the probe job)."""
-    return num(_probe("exchanges", gpus) - _probe("nccl_alltoall", gpus), 1)
 
 
 def probe_check_ms(gpus):
@@ -370,15 +371,26 @@ def probe_check_ms(gpus):
     return num(_probe("check", gpus), 2)
 
 
+def _probe_rest(gpus):
+    return _probe("pipelined", gpus) - _probe_model(gpus)
+
+
 def probe_rest_ms(gpus):
-    """`pipelined` minus the model, the chunks' cost and the check. The chapter says the chunks
-    and the check explain little and most of the gap is in the rest (checked: the rest is more
-    than twice the other two together)."""
-    chunking = _probe("exchanges", gpus) - _probe("nccl_alltoall", gpus)
-    rest = _probe("pipelined", gpus) - _probe_model(gpus) - chunking - _probe("check", gpus)
-    if rest <= 2 * (chunking + _probe("check", gpus)):
-        _stop(f"on {gpus} GPUs the rest is not the largest part of the gap")
-    return num(rest, 1)
+    """`pipelined` minus the model from its parts. The chapter says most of the gap (from its
+    exchanges alone to `pipelined`) is in the rest (checked)."""
+    if _probe_rest(gpus) <= (_probe("pipelined", gpus) - _probe("exchanges", gpus)) / 2:
+        _stop(f"on {gpus} GPUs the rest is not most of the gap")
+    return num(_probe_rest(gpus), 1)
+
+
+def both_dram_ms(gpus):
+    """The DRAM time at cudaMemcpy's speed of the two parts at once: the local work's 4 shards and
+    ncclAlltoAll's read and write of the whole shard. The chapter says it is less than the
+    all-to-all alone, and that the all-to-all beside the local work took longer than alone (checked)."""
+    ms = 6 * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
+    if ms >= _probe("nccl_alltoall", gpus) or _probe("both_at_once_alltoall", gpus) <= _probe("nccl_alltoall", gpus):
+        _stop("the DRAM time of both is not below the all-to-all alone, or the all-to-all was not slower beside the local work")
+    return num(ms, 1)
 
 
 def alltoall_pace_beside(gpus):
@@ -392,20 +404,3 @@ def alltoall_pace_beside(gpus):
         _stop(f"on {gpus} GPUs the exchanges alone did not beat ncclAlltoAll")
     done_beside = _probe("nccl_alltoall", gpus) - (_probe("both_at_once_alltoall", gpus) - _probe("both_at_once_local", gpus))
     return num(100 * done_beside / _probe("both_at_once_local", gpus), 0) + "%"
-
-
-def overlap_dram_tbs(gpus):
-    """DRAM traffic while the two ran at once: the local work's 4 shards over its time beside the
-    all-to-all, plus the all-to-all's read and write of (G - 1) / G of the shard over its time.
-    The chapter says it is below cudaMemcpy's speed (checked)."""
-    g = int(gpus)
-    local = 4 * _shard_bytes(gpus) / (_probe("both_at_once_local", gpus) / 1e3)
-    exchange = 2 * (g - 1) / g * _shard_bytes(gpus) / (_probe("both_at_once_alltoall", gpus) / 1e3)
-    tbs = (local + exchange) / 1e12
-    if tbs * 1e3 >= _copy_gbps():
-        _stop("the traffic counted while the two ran at once reaches cudaMemcpy's speed")
-    return num(tbs, 1)
-
-
-def copy_tbs():
-    return num(_copy_gbps() / 1e3, 1)

@@ -192,3 +192,37 @@ def compile_occupancy():
 def record_occupancy():
     """Achieved occupancy of the lab's record at float 4096 (ncu_compile4096 report)."""
     return num(_compile_metric("ncu_record", "Achieved Occupancy"), 0) + "%"
+
+
+# ---------------------------------------------------------------------------------------------
+# The README's second GPU: the tour on an H100 beside the pages' H200.
+
+H100 = "h100-80gb-hbm3"  # the slug of the second GPU's files
+
+
+def _h100_tour():
+    (path,) = results.files("tour", results.RESULTS, H100)[-1:]
+    return results.read(path)
+
+
+def h100_naive_higher():
+    """The README says the naive steps (01 to 04) come closer to the copy on the H100 than on the
+    H200, at 16384 in float (checked); returns step 02's % on each, 'a% on the H100 (b% on the H200)'."""
+    from prose import pct
+    h100, h200 = _h100_tour(), table("tour")
+    at = dict(dtype="float", rows=16384, cols=16384)
+    for kernel in ("naive_row", "naive_col", "unroll4", "vec16_store"):
+        if pct(h100, kernel=kernel, **at) <= pct(h200, kernel=kernel, **at):
+            raise SystemExit(f"prose.pages: {kernel} is not closer to the copy on the H100")
+    return f"{num(pct(h100, kernel='naive_col', **at))}% on the H100 ({num(pct(h200, kernel='naive_col', **at))}% on the H200)"
+
+
+def h100_coarsen_pct():
+    """Step 07 on the H100 and the H200, float 16384 x 16384, % of cudaMemcpy. The README says both
+    are within 3 points of the copy (checked)."""
+    from prose import pct
+    at = dict(kernel="coarsen", dtype="float", rows=16384, cols=16384)
+    h100, h200 = pct(_h100_tour(), **at), pct(table("tour"), **at)
+    if min(h100, h200) < 97:
+        raise SystemExit("prose.pages: step 07 is more than 3 points from the copy on one of the GPUs")
+    return f"{num(h100)}% on the H100 and {num(h200)}% on the H200"

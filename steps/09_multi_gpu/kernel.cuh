@@ -93,6 +93,9 @@ __global__ void copy_rows_kernel(char* __restrict__ dst, std::size_t dpitch, con
   }
 }
 
+// [copy_rows]
+
+// [copy_rows_launch]
 /// What cudaMemcpy2DAsync does, as a kernel the chapter can show: 16-byte accesses where both
 /// pointers, both pitches and the width allow them, else 4, 2 or 1 bytes.
 inline void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
@@ -114,7 +117,7 @@ inline void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_
   if (all % 2 == 0) return launch(static_cast<unsigned short>(0));
   launch('\0');
 }
-// [copy_rows]
+// [copy_rows_launch]
 
 // [place]
 /// Piece (j, k), out_rows x slab(j, k) and contiguous, -> its columns of `out` (out_rows x rows).
