@@ -404,3 +404,23 @@ def alltoall_pace_beside(gpus):
         _stop(f"on {gpus} GPUs the exchanges alone did not beat ncclAlltoAll")
     done_beside = _probe("nccl_alltoall", gpus) - (_probe("both_at_once_alltoall", gpus) - _probe("both_at_once_local", gpus))
     return num(100 * done_beside / _probe("both_at_once_local", gpus), 0) + "%"
+
+def chunk_local_beside_ms(gpus):
+    """A chunk's local work at the pace it had beside the all-to-all (a quarter of its time there).
+    The chapter says it is shorter than a chunk's exchange alone, and that pipelined's exchanges
+    alone took longer than ncclAlltoAll (checked)."""
+    chunk = _probe("both_at_once_local", gpus) / UNHIDDEN
+    if chunk >= _probe("exchanges", gpus) / UNHIDDEN:
+        _stop("a chunk's slowed local work is not shorter than a chunk's exchange")
+    if _probe("exchanges", gpus) <= _probe("nccl_alltoall", gpus):
+        _stop(f"on {gpus} GPUs pipelined's exchanges alone were not slower than ncclAlltoAll")
+    return num(chunk, 1)
+
+
+def pipelined_span(gpus):
+    """The bounds of pipelined's repetitions, each the largest over the ranks. The chapter says the
+    spread is small next to PyTorch's factor (checked: under 10% of the median)."""
+    r = _row("pipelined", gpus)
+    if (r["ms_max"] - r["ms_min"]) / r["ms_median"] >= 0.1:
+        _stop(f"pipelined's repetitions spread by 10% or more on {gpus} GPUs")
+    return f"{num(r['ms_min'], 1)} to {num(r['ms_max'], 1)}"

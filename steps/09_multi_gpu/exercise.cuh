@@ -33,7 +33,8 @@ void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
   step07::transpose(send, slab, int(l.slab(l.rank, k)), int(l.cols), stream);
 }
 
-/// The rows of the transposed slab in `send` that rank j needs (my own piece for j == my rank).
+/// The rows of the transposed slab in `send` that rank j needs (my own piece for j == my rank):
+/// here j is the receiver, as in the chapter's sending-side table.
 template <typename T>
 const T* piece_for(const T* send, [[maybe_unused]] const Layout& l, [[maybe_unused]] int j, [[maybe_unused]] int k) {
   return send;  // TODO 2: the first element of the rows of the send buffer that rank j needs
@@ -53,6 +54,8 @@ void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t com
   TP_NCCL_CHECK(ncclGroupEnd());
 }
 
+/// Piece (j, k) into its columns of `out`: here j is the sender, as in the chapter's
+/// receiving-side table.
 template <typename T>
 void place(T* out, const T* piece, const Layout& l, int j, int k, cudaStream_t stream) {
   const std::size_t width = sizeof(T) * l.slab(j, k);
