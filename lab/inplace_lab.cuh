@@ -15,8 +15,8 @@
 ///   of them idle (`Grid::square`, measured in the chapter).
 /// - The blocks take the pairs from two interleaved regions (coarsen::detail::interleaved):
 ///   the blocks in flight work in two far-apart groups of tile columns. In one region, at a
-///   row pitch of exactly 128 KB, all their column-side accesses line up and DRAM slows
-///   down (the lab chapter, "Regions").
+///   row pitch of exactly 128 KB, all their column-side accesses line up and the kernel runs
+///   slower (measured: the lab chapter, "Regions"; that DRAM is what slows is a hypothesis).
 /// - Everything step 07 learned stays: tiles of 256 x 256 bytes, 16-byte loads by cp.async
 ///   straight into shared memory, 16-byte evict-first stores packed in registers, 256 bytes
 ///   of an output row per warp, the 16-byte swizzle. Two tiles per block: twice step 07's

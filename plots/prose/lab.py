@@ -615,9 +615,13 @@ def small_tile_loss():
 def double_buffer_vs_persistent(types):
     """lab_coarsen at 16384: double_buffer minus persistent (the grid it runs on), for the 2-byte
     types (types=two_byte: a gain) or float and double (wide: a loss, shown as its size). The
-    words also say it stays below the headline in one region everywhere."""
+    words also say it stays below the headline in one region everywhere, and (the next
+    paragraph) that most of that gap is the persistent grid's, in every type."""
     if max(_removed("double_buffer", ONE_REGION)) >= 0:
         _fail("double buffering stays below the headline", _removed("double_buffer", ONE_REGION))
+    grid, buffer = _removed("persistent", ONE_REGION), _removed("double_buffer", "persistent")
+    if any(abs(b) >= abs(g) for g, b in zip(grid, buffer)):
+        _fail("most of double buffering's gap to the headline is the persistent grid's", grid + buffer)
     dtypes, expect = {"two_byte": (TWO_BYTE, "gain"), "wide": (("float", "double"), "loss")}[types]
     return span([abs(v) for v in _check(_removed("double_buffer", "persistent", dtypes), expect, "double buffering")])
 

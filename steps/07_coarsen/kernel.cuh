@@ -166,8 +166,9 @@ bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
 }
 
 /// Whether the rows of `in` lie a multiple of 128 KB apart. The blocks in flight then read
-/// addresses that agree in their low 17 bits, and DRAM serves them slowly (measured in the
-/// chapter); two regions of tiles break the pattern.
+/// addresses that agree in their low 17 bits, and one region runs slower than two (measured
+/// in the lab; that DRAM serves such addresses slowly is a hypothesis); two regions of tiles
+/// break the pattern.
 template <typename T>
 constexpr bool pitch_is_128k_multiple(int cols) {
   return std::size_t(cols) * sizeof(T) % (128 * 1024) == 0;

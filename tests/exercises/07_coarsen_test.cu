@@ -45,8 +45,8 @@ void expect_whole_chunks() {
 // The store phase's reads: for its k-th read a warp's lane takes chunk q = lane % 16 of the
 // column pair j = 2 (lane / 16), i.e. one 2-element word of tile row q V + k. Counted with the
 // bank model (banks.hpp). The fewest possible: 2 for 4-byte types (256 bytes = 2 turns of the
-// banks), 4 for double (512 bytes), and 2 for 2-byte types (their 128 bytes lie in 16 rows
-// whose chunk positions cover 8 groups of 4 banks at best).
+// banks), 4 for double (512 bytes), and 2 for 2-byte types, twice what their 128 bytes need
+// (they lie in 16 rows whose chunk positions cover 8 groups of 4 banks at best).
 template <typename T>
 void expect_conflict_free_pairs() {
   constexpr int kV = 16 / sizeof(T), kN = 256 / sizeof(T), kWord = 2 * sizeof(T);
