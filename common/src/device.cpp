@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <stdexcept>
+#include <string>
 
 #include "tp/error.hpp"
 #include "tp/report.hpp"
@@ -40,6 +41,12 @@ int device_count(std::string* why) {
   const cudaError_t err = cudaGetDeviceCount(&n);
   if (err != cudaSuccess) {
     if (why) *why = cudaGetErrorString(err);
+    if (why && err == cudaErrorInsufficientDriver) {  // also what the runtime says with no driver at all
+      int runtime = 0;
+      cudaRuntimeGetVersion(&runtime);
+      *why = "no NVIDIA driver is loaded, or it is older than CUDA " + std::to_string(runtime / 1000) + "." +
+             std::to_string(runtime % 1000 / 10) + " needs; the runtime says: " + *why;
+    }
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
     return 0;
   }
