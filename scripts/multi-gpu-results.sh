@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
 # Step 09's results, on a machine with 2 GPUs or more (4 for the chapter's tables), in one run:
-#   09_multi_gpu_<gpu>_<day>.csv        every version and the peers (NCCL's all-to-all, the local
-#                                       work alone, PyTorch's way): 65536 x 65536 float on 2 and
-#                                       4 GPUs, the same bytes in every type on 4 GPUs
-#   09_multi_gpu_probe_<gpu>_<day>.csv  the same float runs again, for the parts of pipelined
-#                                       alone (exchanges, check, local_work) and the all-to-all
-#                                       and the local work at once (both_at_once), beside it
+#   09_multi_gpu_<gpu>_<day>.csv   every version, the parts of pipelined alone and at once, and
+#                                  the peers (NCCL's all-to-all, PyTorch's way): 65536 x 65536
+#                                  float on 2 and 4 GPUs, the same bytes in every type on 4 GPUs
 # Usage: scripts/multi-gpu-results.sh [BUILD_DIR] [RESULTS_DIR]  (defaults: build-gpu, docs/results)
 # The PyTorch rows need PyTorch with CUDA (steps/09_multi_gpu/peer_torch.py).
 set -euo pipefail
@@ -23,8 +20,8 @@ if [ "$count" -ge 4 ]; then gpus=2,4; most=4; fi
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 | tr 'A-Z' 'a-z' | sed 's/nvidia //; s/ /-/g')
 day=$(date +%F)
 csv="$results/09_multi_gpu_${gpu}_${day}.csv"
-probe="$results/09_multi_gpu_probe_${gpu}_${day}.csv"
-rm -f "$csv" "$probe"
+rm -f "$csv"
+nvidia-smi topo -m | sed 's/\x1b\[[0-9;]*m//g' >"$results/topo_${gpu}_${day}.txt"  # the links between the GPUs
 "$bench" --gpus "$gpus" --chunks 2,4,8 --reps 10 --dtype float --sizes 65536 --csv "$csv"
 "$bench" --gpus "$most" --reps 10 --dtype double --sizes 32768x65536 --csv "$csv"
 "$bench" --gpus "$most" --reps 10 --dtype half,bf16 --sizes 65536x131072 --csv "$csv"
@@ -32,5 +29,4 @@ peer=(python3 steps/09_multi_gpu/peer_torch.py --reps 10 --csv "$csv")
 "${peer[@]}" --gpus "$gpus" --sizes 65536 --dtype float
 "${peer[@]}" --gpus "$most" --sizes 32768x65536 --dtype double
 "${peer[@]}" --gpus "$most" --sizes 65536x131072 --dtype half,bf16
-"$bench" --gpus "$gpus" --chunks 4 --reps 10 --dtype float --sizes 65536 --csv "$probe"
-echo "wrote $csv and $probe"
+echo "wrote $csv"

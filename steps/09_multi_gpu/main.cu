@@ -1,10 +1,11 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
 // baseline). First the parts of the pipelined version alone: its chunks' exchanges, the ranks'
-// check, its local work (every pack and place, no exchange); then the all-to-all and the local
-// work at once with no dependency (and each one's own time while the other ran). Then the
-// transposes: one exchange after transposing while packing (1 chunk), and pipelined (4 chunks;
-// --chunks for others). One thread per GPU, or one process per GPU with --processes N. The
-// comparison and CSV come from rank 0; times are the slowest rank's.
+// check, its local work (every pack and place, no exchange; and its packs and places apart);
+// then the all-to-all and the local work at once with no dependency (and each one's own time
+// while the other ran). Then the transposes: one exchange after transposing while packing
+// (1 chunk), and pipelined (4 chunks; --chunks for others). One thread per GPU, or one process
+// per GPU with --processes N. The comparison and CSV come from rank 0; times are the slowest
+// rank's.
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -38,7 +39,8 @@ struct Settings {
   std::vector<int> processes;                    // --processes N: one process per GPU instead
 };
 
-constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5;
+constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
+              kPacks = -6, kPlaces = -7;
 
 struct Version {
   std::string name;
@@ -48,7 +50,8 @@ struct Version {
 
 std::vector<Version> versions(const Settings& s) {
   std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges}, {"check", kCheck},
-                            {"local_work", kLocalWork}, {"both_at_once", kBothAtOnce}, {"exchange", 1}};
+                            {"local_work", kLocalWork}, {"packs", kPacks}, {"places", kPlaces},
+                            {"both_at_once", kBothAtOnce}, {"exchange", 1}};
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
@@ -79,16 +82,18 @@ void alltoall(T* to, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t
 }
 
 /// The local work of `pipelined` alone: every pack and place of its chunks, no exchange (the
-/// received pieces are placed as the buffer holds them).
+/// received pieces are placed as the buffer holds them); or only its packs, or only its places.
 template <typename T>
-void local_work(T* out, const T* in, const Layout& l, cudaStream_t stream) {
+void local_work(T* out, const T* in, const Layout& l, cudaStream_t stream, bool packs = true, bool places = true) {
   const Layout lk{l.rows, l.cols, l.ranks, l.rank, step09::kChunks};
   step09::Staging<T> staging(lk, stream);
   for (int k = 0; k < lk.chunks; ++k) {
     T* send = staging.send(k % lk.buffers());
-    step09::pack(send, in, lk, k, stream);
-    step09::place_own(out, send, lk, k, stream);
-    step09::place_received(out, staging.recv(k % lk.buffers()), lk, k, stream);
+    if (packs) step09::pack(send, in, lk, k, stream);
+    if (places) {
+      step09::place_own(out, send, lk, k, stream);
+      step09::place_received(out, staging.recv(k % lk.buffers()), lk, k, stream);
+    }
   }
 }
 
@@ -155,6 +160,8 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
+  if (v.chunks == kPacks) return local_work(out, in, l, stream, true, false);
+  if (v.chunks == kPlaces) return local_work(out, in, l, stream, false, true);
   if (v.chunks == kExchanges) return exchanges<T>(l, comm, stream);
   if (v.chunks == kCheck) {  // the ranks' check that every transpose begins with, alone
     step09::agree(out, in, l.rows, l.cols, step09::kChunks, comm, stream);
