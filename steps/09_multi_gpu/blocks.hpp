@@ -15,6 +15,7 @@ constexpr int kChunks = 4;
 
 /// n things (rows, columns) shared by `parts` owners as evenly as possible: the first
 /// n % parts owners get one more. Owner p has things begin(p) .. begin(p) + size(p) - 1.
+/// \headerfile blocks.hpp "09_multi_gpu/blocks.hpp"
 struct Split {
   long long n = 0;
   int parts = 1;
@@ -27,6 +28,7 @@ struct Split {
 /// transposed in `chunks` chunks. Rank j holds rows rows_of().begin(j) .. of the input (its
 /// row block, all columns) and gets rows cols_of().begin(j) .. of the cols x rows transpose,
 /// i.e. those columns of the input. Chunk k of rank j is slab k of its rows: slabs(j).
+/// \headerfile blocks.hpp "09_multi_gpu/blocks.hpp"
 struct Layout {
   long long rows = 0, cols = 0;
   int ranks = 1, rank = 0, chunks = 1;
