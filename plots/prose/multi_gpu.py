@@ -6,9 +6,10 @@ Sources:
   all-to-all of the same bytes (`nccl_alltoall`), the local work alone (`local_work`), and
   PyTorch's way and its all-to-all (`pytorch`, `pytorch_alltoall`, step "peer"), on 2 and 4
   GPUs (column `gpus`); the times are the slowest rank's medians.
-- 09_multi_gpu_probe (a second job on 4 H100 of one host): the all-to-all and the local work
-  at once with no dependency between them (`both_at_once`) and each one's own time from the
-  common start to its end (`both_at_once_alltoall`, `both_at_once_local`), beside `pipelined`.
+  The same job timed the parts of `pipelined` alone (`exchanges`, `check`, `local_work`, `packs`,
+  `places`), and the all-to-all and the local work at once with no dependency between them
+  (`both_at_once`) with each one's own time from the common start to its end
+  (`both_at_once_alltoall`, `both_at_once_local`).
 - 08_inplace_shapes and its repeats (H100): cudaMemcpy's speed, for the prediction.
 A sentence that compares values is checked here: the function stops the run if the CSV no
 longer says what the sentence says.
@@ -193,28 +194,22 @@ def chunk_model_ms(gpus, chunks):
     return num(_ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g)), 1)
 
 
-def probe_ms(kernel, gpus):
-    """A time of the probe job (the second job)."""
-    return num(_ms(kernel, gpus, source="09_multi_gpu_probe"), 1)
-
-
 
 
 
 
 def alltoall_slowdown(gpus):
-    """The all-to-all's time beside the local work over its time alone (the probe job). The
-    chapter says each part slowed the other, the all-to-all ends last, and `pipelined` takes
+    """The all-to-all's time beside the local work over its time alone. The chapter says each part slowed the other, the all-to-all ends last, and `pipelined` takes
     about as long as the all-to-all beside the local work (checked: within 3%)."""
-    def probe(kernel):
-        return _ms(kernel, gpus, source="09_multi_gpu_probe")
-    if probe("both_at_once_alltoall") <= probe("nccl_alltoall") or probe("both_at_once_local") <= probe("local_work"):
+    def part(kernel):
+        return _ms(kernel, gpus)
+    if part("both_at_once_alltoall") <= part("nccl_alltoall") or part("both_at_once_local") <= part("local_work"):
         _stop(f"on {gpus} GPUs a part ran as fast beside the other as alone")
-    if probe("both_at_once_alltoall") <= probe("both_at_once_local"):
+    if part("both_at_once_alltoall") <= part("both_at_once_local"):
         _stop(f"on {gpus} GPUs the local work ended after the all-to-all")
-    if abs(probe("pipelined") / probe("both_at_once_alltoall") - 1) > 0.03:
+    if abs(part("pipelined") / part("both_at_once_alltoall") - 1) > 0.03:
         _stop(f"on {gpus} GPUs pipelined is not within 3% of the all-to-all beside the local work")
-    return num(probe("both_at_once_alltoall") / probe("nccl_alltoall"), 2)
+    return num(part("both_at_once_alltoall") / part("nccl_alltoall"), 2)
 
 
 
@@ -242,11 +237,11 @@ def ms(kernel, gpus):
 
 def ratio_alltoall(gpus):
     """The pipelined transpose's time over the all-to-all's. The chapter says it is slower, mostly
-    because of section 4's rest (checked in the probe job: more than half of the gap)."""
+    because of section 4's rest (checked: more than half of the gap)."""
     ratio = _ms("pipelined", gpus) / _ms("nccl_alltoall", gpus)
     if ratio <= 1:
         _stop("the pipelined transpose is as fast as the all-to-all")
-    if _probe_rest(gpus) <= (_probe("pipelined", gpus) - _probe("nccl_alltoall", gpus)) / 2:
+    if _rest(gpus) <= (_ms("pipelined", gpus) - _ms("nccl_alltoall", gpus)) / 2:
         _stop("the rest is not most of the gap to the all-to-all")  # "mostly because the exchange slows down"
     return num(ratio, 2)
 
@@ -344,43 +339,39 @@ def ib_hidden_share(gpus):
     return num(100 * _ms("local_work", gpus) / ib_ms, 1)
 
 
-def _probe(kernel, gpus):
-    return _ms(kernel, gpus, source="09_multi_gpu_probe")
-
-
-def _probe_unhidden(gpus):
+def _unhidden(gpus):
     return _local_model_ms(gpus) * _unhidden_share(gpus)
 
 
-def _probe_model(gpus):
-    """The pipelined model from the parts timed alone in the probe job: its exchanges, what nothing
+def _parts_model(gpus):
+    """The pipelined model from the parts timed alone: its exchanges, what nothing
     hides of the local work's model, the ranks' check."""
-    return _probe("exchanges", gpus) + _probe_unhidden(gpus) + _probe("check", gpus)
+    return _ms("exchanges", gpus) + _unhidden(gpus) + _ms("check", gpus)
 
 
-def probe_unhidden_ms(gpus):
-    return num(_probe_unhidden(gpus), 1)
+def unhidden_ms(gpus):
+    return num(_unhidden(gpus), 1)
 
 
-def probe_model_ms(gpus):
-    return num(_probe_model(gpus), 1)
+def parts_model_ms(gpus):
+    return num(_parts_model(gpus), 1)
 
 
-def probe_check_ms(gpus):
-    """The ranks' check alone (the probe job)."""
-    return num(_probe("check", gpus), 2)
+def check_ms(gpus):
+    """The ranks' check alone ."""
+    return num(_ms("check", gpus), 2)
 
 
-def _probe_rest(gpus):
-    return _probe("pipelined", gpus) - _probe_model(gpus)
+def _rest(gpus):
+    return _ms("pipelined", gpus) - _parts_model(gpus)
 
 
-def probe_rest_ms(gpus):
+def rest_ms(gpus):
     """`pipelined` minus the model from its parts. The chapter says most of the gap (from its
     exchanges alone to `pipelined`) is in the rest (checked)."""
-    if _probe_rest(gpus) <= (_probe("pipelined", gpus) - _probe("exchanges", gpus)) / 2:
+    if _rest(gpus) <= (_ms("pipelined", gpus) - _ms("exchanges", gpus)) / 2:
         _stop(f"on {gpus} GPUs the rest is not most of the gap")
-    return num(_probe_rest(gpus), 1)
+    return num(_rest(gpus), 1)
 
 
 def both_dram_ms(gpus):
@@ -388,7 +379,7 @@ def both_dram_ms(gpus):
     ncclAlltoAll's read and write of the whole shard. The chapter says it is less than the
     all-to-all alone, and that the all-to-all beside the local work took longer than alone (checked)."""
     ms = 6 * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
-    if ms >= _probe("nccl_alltoall", gpus) or _probe("both_at_once_alltoall", gpus) <= _probe("nccl_alltoall", gpus):
+    if ms >= _ms("nccl_alltoall", gpus) or _ms("both_at_once_alltoall", gpus) <= _ms("nccl_alltoall", gpus):
         _stop("the DRAM time of both is not below the all-to-all alone, or the all-to-all was not slower beside the local work")
     return num(ms, 1)
 
@@ -398,21 +389,21 @@ def alltoall_pace_beside(gpus):
     at full speed once the local work was done: the work done beside it over the time beside it.
     The chapter says the pipeline beat running everything at once there, and the exchanges alone
     beat ncclAlltoAll (checked)."""
-    if _probe("pipelined", gpus) >= _probe("both_at_once", gpus):
+    if _ms("pipelined", gpus) >= _ms("both_at_once", gpus):
         _stop(f"on {gpus} GPUs the pipeline did not beat the two at once")
-    if _probe("exchanges", gpus) >= _probe("nccl_alltoall", gpus):
+    if _ms("exchanges", gpus) >= _ms("nccl_alltoall", gpus):
         _stop(f"on {gpus} GPUs the exchanges alone did not beat ncclAlltoAll")
-    done_beside = _probe("nccl_alltoall", gpus) - (_probe("both_at_once_alltoall", gpus) - _probe("both_at_once_local", gpus))
-    return num(100 * done_beside / _probe("both_at_once_local", gpus), 0) + "%"
+    done_beside = _ms("nccl_alltoall", gpus) - (_ms("both_at_once_alltoall", gpus) - _ms("both_at_once_local", gpus))
+    return num(100 * done_beside / _ms("both_at_once_local", gpus), 0) + "%"
 
 def chunk_local_beside_ms(gpus):
     """A chunk's local work at the pace it had beside the all-to-all (a quarter of its time there).
     The chapter says it is shorter than a chunk's exchange alone, and that pipelined's exchanges
     alone took longer than ncclAlltoAll (checked)."""
-    chunk = _probe("both_at_once_local", gpus) / UNHIDDEN
-    if chunk >= _probe("exchanges", gpus) / UNHIDDEN:
+    chunk = _ms("both_at_once_local", gpus) / UNHIDDEN
+    if chunk >= _ms("exchanges", gpus) / UNHIDDEN:
         _stop("a chunk's slowed local work is not shorter than a chunk's exchange")
-    if _probe("exchanges", gpus) <= _probe("nccl_alltoall", gpus):
+    if _ms("exchanges", gpus) <= _ms("nccl_alltoall", gpus):
         _stop(f"on {gpus} GPUs pipelined's exchanges alone were not slower than ncclAlltoAll")
     return num(chunk, 1)
 
@@ -424,3 +415,9 @@ def pipelined_span(gpus):
     if (r["ms_max"] - r["ms_min"]) / r["ms_median"] >= 0.1:
         _stop(f"pipelined's repetitions spread by 10% or more on {gpus} GPUs")
     return f"{num(r['ms_min'], 1)} to {num(r['ms_max'], 1)}"
+
+
+def half_pct(kernel, gpus):
+    """The packs or the places alone (`packs`, `places`) as % of their model's speed: one pass over
+    the shard (read and written) at cudaMemcpy's speed, half of the local work's model."""
+    return num(100 * _local_model_ms(gpus) / 2 / _ms(kernel, gpus), 0) + "%"
