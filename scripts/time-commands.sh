@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times the README's commands on this machine, each from a fresh clone of HEAD:
-#   build   the README's build (cmake -S . -B build && cmake --build build -j)
+#   build   the README's build (cmake -S . -B build && cmake --build build -j 4)
 #   tests   the README's test command after that build (ctest --test-dir build -j 8 --output-on-failure)
 #   ci      bash .ci/run in a second fresh clone (with --ci; slow: it builds everything again)
 #
@@ -32,7 +32,7 @@ if [ $in_place = 0 ]; then
   repo=$work/repo
   [ -d ../shared ] && ln -s "$(cd ../shared && pwd)" "$work/shared"
 fi
-timed build "$repo" bash -c 'cmake -S . -B build && cmake --build build -j'
+timed build "$repo" bash -c 'cmake -S . -B build && cmake --build build -j 4'
 timed tests "$repo" ctest --test-dir build -j 8 --output-on-failure
 lines[-1]+=" ($(grep -E 'tests passed|tests failed' "$work/tests.log" | tail -n 1);"
 lines[-1]+=" $(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)' "$work/tests.log") skipped)"
