@@ -256,8 +256,13 @@ def warm_vs_cold(results=RESULTS):
 
 # ---- one step's CSV -------------------------------------------------------------------------
 
+def _power_of_two_square(rows, cols):
+    return rows == cols and rows > 0 and rows & (rows - 1) == 0
+
+
 def step(step_name, results=RESULTS):
-    """% of cudaMemcpy against matrix size for every kernel of one step's CSV, per dtype."""
+    """% of cudaMemcpy against matrix size for every kernel of one step's CSV, per dtype: lines
+    through the power-of-two squares, markers alone at the other shapes."""
     table = require(step_name, results)
     dtypes = table.dtypes()
     shapes = sorted({(r["rows"], r["cols"]) for r in table.rows}, key=lambda s: (s[0] * s[1], s))
@@ -278,7 +283,12 @@ def step(step_name, results=RESULTS):
             look = style.line_style(s, kernel, i) if s == REF else dict(
                 color=style.STEP_COLOURS[i % len(style.STEP_COLOURS)],
                 marker=style.MARKERS[i % len(style.MARKERS)], linestyle="-")
-            line, = ax.plot(xs, ys, markersize=6, label=style.kernel_label(s, kernel), **look)
+            # A line joins the power-of-two squares only, a series of sizes; the other shapes
+            # (rectangles, odd sizes) sit between them on the axis as categories, as markers alone.
+            series = [j for j, r in enumerate(mine) if _power_of_two_square(r["rows"], r["cols"])]
+            line, = ax.plot([xs[j] for j in series], [ys[j] for j in series], markersize=6,
+                            label=style.kernel_label(s, kernel), **look)
+            ax.plot(xs, ys, markersize=6, **{**look, "linestyle": "none"})
             handles.setdefault((s, kernel), line)
             bad = [x for x, r in zip(xs, mine) if not r["verified"]]
             if bad:
