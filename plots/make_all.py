@@ -14,13 +14,15 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   progression          tour_*.csv
   sizes                sweep_cold_*.csv (+ ncu_*.csv of the same GPU for the L2 size)
   warm_vs_cold         sweep_warm_*.csv and sweep_cold_*.csv of one GPU (+ ncu_*.csv)
-  step_NN_name         NN_name_*.csv, one figure per step that has a CSV
+  step_NN_name         NN_name_*.csv, one figure per step that has a CSV of one GPU (not 09)
   profile              ncu_*.csv
   profile_NN_name      ncu_*.csv (+ tour_*.csv to find the previous step's headline kernel)
   access_*, banks_*    nothing: computed from the index maths in plots/access.py
   inplace_rect         nothing: step 08's three passes for rectangles on a 4 x 6 matrix (fig_inplace.py)
   inplace_two          nothing: step 08's two passes (squares, chunks) on a 4 x 6 matrix (fig_inplace.py)
   inplace_cycles       nothing: the chunk permutation of those two passes, its cycles drawn (fig_cycles.py)
+  multi_gpu_blocks     nothing: step 09's worked example, 7 x 8 on 3 ranks (plots/multi_gpu_blocks.py)
+  multi_gpu_parts      09_multi_gpu_*.csv: the parts of the pipelined transpose alone and at once
 """
 import argparse
 import fnmatch
@@ -33,6 +35,7 @@ import fig_access  # noqa: E402
 import fig_bandwidth  # noqa: E402
 import fig_cycles  # noqa: E402
 import fig_inplace  # noqa: E402
+import fig_multi_gpu  # noqa: E402
 import fig_profile  # noqa: E402
 import style  # noqa: E402
 from results import IMAGES, RESULTS, Missing, step_sources  # noqa: E402
@@ -53,6 +56,9 @@ def figures(results):
     jobs.append((fig_inplace.NAME, lambda: (fig_inplace.diagram(), "index maths in plots/fig_inplace.py")))
     jobs.append((fig_inplace.NAME_TWO, lambda: (fig_inplace.diagram_two(), "index maths in plots/fig_inplace.py")))
     jobs.append((fig_cycles.NAME, lambda: (fig_cycles.diagram(), "index maths in plots/inplace.py")))
+    jobs.append((fig_multi_gpu.NAME_BLOCKS,
+                 lambda: (fig_multi_gpu.blocks(), "index maths in plots/multi_gpu_blocks.py")))
+    jobs.append((fig_multi_gpu.NAME_PARTS, lambda: fig_multi_gpu.parts(results)))
     return jobs
 
 

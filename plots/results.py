@@ -152,7 +152,7 @@ def require(source, results=RESULTS, gpu=None):
 
 
 def step_sources(results=RESULTS):
-    """The steps that have their own CSV (00_copy, 01_naive_row, ...), sorted.
+    """The steps that have their own CSV of one GPU (00_copy, 01_naive_row, ...), sorted.
 
     A step name may contain '_' and so may a GPU slug, so the name alone is ambiguous:
     the step is the longest value of the CSV's `step` column that starts the file name.
@@ -163,7 +163,10 @@ def step_sources(results=RESULTS):
         if not match:
             continue
         stem = match.group("stem")
-        names = [s for s in read(path).values("step") if s != REF and stem.startswith(s + "_")]
+        table = read(path)
+        if table.rows and "gpus" in table.rows[0]:
+            continue  # across GPUs (step 09): times and % of the all-to-all, not of cudaMemcpy
+        names = [s for s in table.values("step") if s != REF and stem.startswith(s + "_")]
         if names:
             steps.add(max(names, key=len))
     return sorted(steps)

@@ -13,15 +13,18 @@ sys.path.insert(0, str(HERE))
 import fig_access  # noqa: E402
 import fig_cycles  # noqa: E402
 import fig_inplace  # noqa: E402
+import fig_multi_gpu  # noqa: E402
 import make_all  # noqa: E402
 import results  # noqa: E402
 
 FIXTURES = HERE / "testdata"
-DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO, fig_cycles.NAME]  # need no CSV
+DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO, fig_cycles.NAME,  # need no CSV
+                              fig_multi_gpu.NAME_BLOCKS]
 FROM_CSV = ["--only", "progression", "--only", "sizes", "--only", "warm_vs_cold",  # not the diagrams
-            "--only", "step_*", "--only", "profile*"]
+            "--only", "step_*", "--only", "profile*", "--only", "multi_gpu_parts"]
 FROM_FIXTURES = ["progression", "sizes", "warm_vs_cold", "step_00_copy", "step_01_naive_row",
-                 "profile", "profile_00_copy", "profile_01_naive_row", "profile_05_shared"]
+                 "profile", "profile_00_copy", "profile_01_naive_row", "profile_05_shared",
+                 "multi_gpu_parts"]
 
 
 def run(results_dir, out_dir, *options):
@@ -88,7 +91,8 @@ class MissingInputs(unittest.TestCase):
             self.assertEqual(lines, ["skipped progression: no tour_*.csv in " + str(empty) + "/",
                                      "skipped sizes: no sweep_cold_*.csv in " + str(empty) + "/",
                                      "skipped warm_vs_cold: no sweep_cold_*.csv in " + str(empty) + "/",
-                                     "skipped profile: no ncu_*.csv in " + str(empty) + "/"])
+                                     "skipped profile: no ncu_*.csv in " + str(empty) + "/",
+                                     "skipped multi_gpu_parts: no 09_multi_gpu_*.csv in " + str(empty) + "/"])
             self.assertEqual(list(out.glob("*")), [])
 
     def test_sizes_without_ncu_leaves_the_l2_line_out_and_says_so(self):
@@ -116,6 +120,8 @@ class RealResults(unittest.TestCase):
             expected = [f"step_{s}" for s in results.step_sources()]
             if results.newest("tour") is not None:
                 expected.append("progression")
+            if results.newest("09_multi_gpu") is not None:
+                expected.append("multi_gpu_parts")
             for name in expected:
                 self.assertTrue((pathlib.Path(tmp) / f"{name}.svg").is_file(), name)
 

@@ -1,0 +1,133 @@
+"""Step 09's figures. multi_gpu_blocks: the chapter's worked example (a 7 x 8 matrix on 3 ranks,
+2 chunks), from the index maths of plots/multi_gpu_blocks.py. multi_gpu_parts: the parts of
+the pipelined transpose alone and at once, as measured (09_multi_gpu_*.csv).
+"""
+import matplotlib.pyplot as plt
+from matplotlib.patches import Patch, Rectangle
+
+import style
+from multi_gpu_blocks import Layout
+from results import require
+
+NAME_BLOCKS = "multi_gpu_blocks"
+NAME_PARTS = "multi_gpu_parts"
+RANK_COLOURS = style.STEP_COLOURS[:3]  # rank 0, 1, 2
+PALE = 0.35  # the alpha of cells outside what a panel is about
+
+
+def _cell(ax, x, y, colour, alpha, text, hatch=None):
+    ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, alpha=alpha, edgecolor="white",
+                           linewidth=1.0, hatch=hatch))
+    if text:
+        ax.text(x + 0.5, y + 0.5, text, ha="center", va="center", fontsize=6.5,
+                color="white" if alpha > 0.5 else "black")
+
+
+def _frame(ax, cols, rows, title):
+    ax.set_xlim(-0.2, cols + 0.2)
+    ax.set_ylim(rows + 0.2, -0.2)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_title(title, fontsize=8.5, loc="left")
+
+
+def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
+    """Chunk 0 of the worked example: rank 0's slab, its send buffer, rank `me`'s receive buffer
+    and out. Each cell shows the input element it holds, "row,column"."""
+    sender = Layout(rows, cols, ranks, 0, chunks)
+    mine = Layout(rows, cols, ranks, me, chunks)
+    owner_of_col = [next(j for j in range(ranks) if sender.cols_of().begin(j) <= c < sender.cols_of().begin(j) + sender.cols_of().size(j)) for c in range(cols)]
+    owner_of_row = [next(j for j in range(ranks) if sender.rows_of().begin(j) <= r < sender.rows_of().begin(j) + sender.rows_of().size(j)) for r in range(rows)]
+    slab0 = sender.slab(0, 0)
+    fig, axes = plt.subplots(1, 4, figsize=(13.5, 3.6), gridspec_kw={"width_ratios": [cols, slab0 + 2.5, 6, rows]})
+
+    ax = axes[0]  # the input, split by rows; colour = the rank whose rows of the transpose a column is
+    for r in range(rows):
+        for c in range(cols):
+            _cell(ax, c, r, RANK_COLOURS[owner_of_col[c]], 1.0 if r < slab0 else PALE, f"{r},{c}")
+    for j in range(1, ranks):
+        y = sender.rows_of().begin(j)
+        ax.plot([0, cols], [y, y], color="black", linewidth=2)
+    for j in range(ranks):
+        ax.text(-0.3, sender.rows_of().begin(j) + sender.rows_of().size(j) / 2, f"rank {j}",
+                ha="right", va="center", fontsize=8)
+    ax.add_patch(Rectangle((0, 0), cols, slab0, fill=False, edgecolor="black", linewidth=2.5, linestyle="--"))
+    _frame(ax, cols, rows, "input (7 x 8), rows by rank;\ncolour = the rank that needs the column")
+
+    ax = axes[1]  # rank 0's send buffer: row c = column c of its slab 0
+    for c in range(cols):
+        for s in range(slab0):
+            _cell(ax, s, c, RANK_COLOURS[owner_of_col[c]], 1.0, f"{s},{c}")
+    for j in range(ranks):
+        begin, size = sender.cols_of().begin(j), sender.cols_of().size(j)
+        ax.text(slab0 + 0.2, begin + size / 2, "mine" if j == 0 else f"to {j}", va="center", fontsize=8)
+    _frame(ax, slab0 + 2.5, cols, "rank 0's send buffer,\nchunk 0 (8 x 2)")
+
+    ax = axes[2]  # rank me's receive buffer for chunk 0: one slot per rank, its own unused
+    x = 0
+    for j in range(ranks):
+        width = mine.slab(j, 0)
+        for i in range(mine.out_rows()):
+            for s in range(width):
+                row = mine.out_column(j, 0) + s
+                col = mine.cols_of().begin(me) + i
+                _cell(ax, x + s, i, RANK_COLOURS[j] if j != me else "#DDDDDD", 1.0 if j != me else 0.6,
+                      f"{row},{col}" if j != me else "", hatch=None if j != me else "//")
+        ax.text(x + width / 2, mine.out_rows() + 0.45, f"from {j}\n@{mine.recv_offset(j, 0)}" if j != me else "unused",
+                ha="center", va="top", fontsize=7.5)
+        x += width + 0.3
+    _frame(ax, x, mine.out_rows() + 1.4, f"rank {me}'s receive buffer,\nchunk 0 (@ = element offset)")
+
+    ax = axes[3]  # rank me's out: column = input row; chunk 0 solid, chunk 1 pale
+    for col in range(rows):
+        j = owner_of_row[col]
+        k = 0 if col - mine.rows_of().begin(j) < mine.slab(j, 0) else 1
+        for i in range(mine.out_rows()):
+            _cell(ax, col, i, RANK_COLOURS[j], 1.0 if k == 0 else PALE, f"{col},{mine.cols_of().begin(me) + i}")
+        ax.text(col + 0.5, mine.out_rows() + 0.45, f"k={k}", ha="center", va="top", fontsize=7.5)
+    _frame(ax, rows, mine.out_rows() + 1.4, f"rank {me}'s out (3 x 7): column = input row;\ncolour = sender, pale = chunk 1")
+    fig.legend([Patch(facecolor=c) for c in RANK_COLOURS], [f"rank {j}" for j in range(ranks)],
+               loc="lower center", ncol=ranks, fontsize=8, bbox_to_anchor=(0.5, -0.04))
+    fig.suptitle("Step 09's worked example, chunk 0: each cell is input element \"row,column\"; "
+                 "the dashed box is rank 0's slab 0", fontsize=10, y=1.04)
+    return fig
+
+
+PARTS = [("nccl_alltoall", "all-to-all alone"), ("local_work", "local work alone"),
+         ("both_at_once_alltoall", "all-to-all beside the local work"),
+         ("both_at_once_local", "local work beside the all-to-all"),
+         ("exchange", "transpose, 1 chunk"), ("pipelined", "transpose, pipelined (4 chunks)")]
+
+
+def parts(results):
+    """Each part's time alone and beside the other, and the transposes, on 2 and 4 GPUs (float)."""
+    table = require("09_multi_gpu", results)
+    counts = sorted({r["gpus"] for r in table.rows})
+    fig, axes = plt.subplots(1, len(counts), figsize=(5.2 * len(counts), 2.9), sharey=True)
+    axes = axes if len(counts) > 1 else [axes]
+    colours = {"nccl_alltoall": RANK_COLOURS[0], "both_at_once_alltoall": RANK_COLOURS[0],
+               "local_work": RANK_COLOURS[1], "both_at_once_local": RANK_COLOURS[1],
+               "exchange": style.REF_COLOUR, "pipelined": "black"}
+    for ax, g in zip(axes, counts):
+        rows = [r for r in table.where(dtype="float", gpus=g) if r["rows"] == r["cols"]]
+        ms = {r["kernel"]: r["ms_median"] for r in rows}
+        for y, (kernel, label) in enumerate(PARTS):
+            if kernel not in ms:
+                continue
+            beside = kernel.startswith("both_at_once")
+            ax.barh(y, ms[kernel], color=colours[kernel], alpha=0.55 if not beside else 1.0,
+                    hatch="//" if beside else None, edgecolor="white")
+            ax.text(ms[kernel] + 0.2, y, f"{ms[kernel]:.1f}", va="center", fontsize=8)
+        ax.set_yticks(range(len(PARTS)), [label for _, label in PARTS])
+        ax.set_xlabel("ms (median of the slowest rank)")
+        ax.set_title(f"{g} GPUs, float {rows[0]['rows']} x {rows[0]['cols']}", loc="left", fontsize=9)
+        ax.set_xlim(0, max(ms[k] for k, _ in PARTS if k in ms) * 1.15)
+    axes[0].invert_yaxis()  # once: the axes share y
+    fig.suptitle("Step 09: the parts alone and at once; hatched = one part's own time while the "
+                 "other ran", fontsize=10, y=1.02)
+    style.caption(fig, table.caption(), y=-0.08)
+    return fig, f"from {table.path.name}"

@@ -1,0 +1,30 @@
+"""The Python copy of step 09's block arithmetic gives the chapter's worked example (a 7 x 8
+matrix on 3 ranks in 2 chunks), the numbers of its two tables."""
+import unittest
+
+from multi_gpu_blocks import Layout, Split
+
+
+class WorkedExample(unittest.TestCase):
+    def test_even_splits_give_the_first_owners_one_more(self):
+        self.assertEqual([Split(7, 3).size(p) for p in range(3)], [3, 2, 2])
+        self.assertEqual([Split(8, 3).begin(p) for p in range(3)], [0, 3, 6])
+        self.assertEqual([Split(2, 3).size(p) for p in range(3)], [1, 1, 0])
+
+    def test_the_sending_side_of_rank_0(self):
+        l = Layout(7, 8, 3, 0, 2)
+        self.assertEqual([l.slabs(0).begin(k) for k in range(2)], [0, 2])
+        self.assertEqual([l.slab(0, k) for k in range(2)], [2, 1])
+
+    def test_the_receiving_side_of_rank_1(self):
+        l = Layout(7, 8, 3, 1, 2)
+        self.assertEqual(l.out_rows(), 3)
+        self.assertEqual([(l.slab(j, 0), l.slab(j, 1)) for j in (0, 2)], [(2, 1), (1, 1)])
+        self.assertEqual([l.recv_offset(j, 0) for j in (0, 2)], [0, 9])
+        self.assertEqual([l.recv_offset(j, 1) for j in (0, 2)], [0, 6])
+        self.assertEqual([l.out_column(j, 0) for j in (0, 2)], [0, 5])
+        self.assertEqual([l.out_column(j, 1) for j in (0, 2)], [2, 6])
+
+
+if __name__ == "__main__":
+    unittest.main()
