@@ -40,30 +40,37 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
     and out. Each cell shows the input element it holds, "row,column"."""
     sender = Layout(rows, cols, ranks, 0, chunks)
     mine = Layout(rows, cols, ranks, me, chunks)
-    owner_of_col = [next(j for j in range(ranks) if sender.cols_of().begin(j) <= c < sender.cols_of().begin(j) + sender.cols_of().size(j)) for c in range(cols)]
     owner_of_row = [next(j for j in range(ranks) if sender.rows_of().begin(j) <= r < sender.rows_of().begin(j) + sender.rows_of().size(j)) for r in range(rows)]
     slab0 = sender.slab(0, 0)
     fig, axes = plt.subplots(1, 4, figsize=(13.5, 3.6), gridspec_kw={"width_ratios": [cols, slab0 + 2.5, 6, rows]})
 
-    ax = axes[0]  # the input, split by rows; colour = the rank whose rows of the transpose a column is
+    ax = axes[0]  # the input, split by rows (colour: the rank that holds a row, the sender)
     for r in range(rows):
         for c in range(cols):
-            _cell(ax, c, r, RANK_COLOURS[owner_of_col[c]], 1.0 if r < slab0 else PALE, f"{r},{c}")
+            _cell(ax, c, r, RANK_COLOURS[owner_of_row[r]], 1.0 if r < slab0 else PALE, f"{r},{c}")
     for j in range(1, ranks):
         y = sender.rows_of().begin(j)
         ax.plot([0, cols], [y, y], color="black", linewidth=2)
+        x = sender.cols_of().begin(j)
+        ax.plot([x, x], [-0.1, rows], color="black", linewidth=1, linestyle=":")
+    for j in range(ranks):  # the column blocks: which rank's rows of the transpose they are
+        ax.text(sender.cols_of().begin(j) + sender.cols_of().size(j) / 2, -0.25, f"for {j}",
+                ha="center", va="bottom", fontsize=7.5)
     for j in range(ranks):
         ax.text(-0.3, sender.rows_of().begin(j) + sender.rows_of().size(j) / 2, f"rank {j}",
                 ha="right", va="center", fontsize=8)
     ax.add_patch(Rectangle((0, 0), cols, slab0, fill=False, edgecolor="black", linewidth=2.5, linestyle="--"))
-    _frame(ax, cols, rows, "input (7 x 8), rows by rank;\ncolour = the rank that needs the column")
+    _frame(ax, cols, rows + 0.01, "input (7 x 8), rows by rank;\ncolumns for ranks 0, 1, 2")
+    ax.set_ylim(rows + 0.2, -1.0)
 
     ax = axes[1]  # rank 0's send buffer: row c = column c of its slab 0
     for c in range(cols):
         for s in range(slab0):
-            _cell(ax, s, c, RANK_COLOURS[owner_of_col[c]], 1.0, f"{s},{c}")
+            _cell(ax, s, c, RANK_COLOURS[0], 1.0, f"{s},{c}")
     for j in range(ranks):
         begin, size = sender.cols_of().begin(j), sender.cols_of().size(j)
+        if j > 0:
+            ax.plot([0, slab0], [begin, begin], color="black", linewidth=2)
         ax.text(slab0 + 0.2, begin + size / 2, "mine" if j == 0 else f"to {j}", va="center", fontsize=8)
     _frame(ax, slab0 + 2.5, cols, "rank 0's send buffer,\nchunk 0 (8 x 2)")
 
@@ -89,11 +96,11 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
         for i in range(mine.out_rows()):
             _cell(ax, col, i, RANK_COLOURS[j], 1.0 if k == 0 else PALE, f"{col},{mine.cols_of().begin(me) + i}")
         ax.text(col + 0.5, mine.out_rows() + 0.45, f"k={k}", ha="center", va="top", fontsize=7.5)
-    _frame(ax, rows, mine.out_rows() + 1.4, f"rank {me}'s out (3 x 7): column = input row;\ncolour = sender, pale = chunk 1")
+    _frame(ax, rows, mine.out_rows() + 1.4, f"rank {me}'s out (3 x 7): column = input row;\npale = from chunk 1")
     fig.legend([Patch(facecolor=c) for c in RANK_COLOURS], [f"rank {j}" for j in range(ranks)],
                loc="lower center", ncol=ranks, fontsize=8, bbox_to_anchor=(0.5, -0.04))
-    fig.suptitle("Step 09's worked example, chunk 0: each cell is input element \"row,column\"; "
-                 "the dashed box is rank 0's slab 0", fontsize=10, y=1.04)
+    fig.suptitle("Step 09's worked example, chunk 0: each cell is input element \"row,column\", "
+                 "coloured by the rank that sends it; the dashed box is rank 0's slab 0", fontsize=10, y=1.06)
     return fig
 
 
