@@ -21,7 +21,7 @@ class Split:
 @dataclass(frozen=True)
 class Layout:
     """What rank `rank` of `ranks` holds, sends and receives when rows x cols is transposed in
-    `chunks` chunks (blocks.hpp's Layout)."""
+    `chunks` chunks (blocks.hpp's Layout); i names a sender, j a receiver."""
     rows: int
     cols: int
     ranks: int
@@ -34,19 +34,19 @@ class Layout:
     def cols_of(self):
         return Split(self.cols, self.ranks)
 
-    def slabs(self, j):
-        return Split(self.rows_of().size(j), self.chunks)
+    def slabs(self, i):
+        return Split(self.rows_of().size(i), self.chunks)
 
-    def slab(self, j, k):
-        return self.slabs(j).size(k)
+    def slab(self, i, k):
+        return self.slabs(i).size(k)
 
     def out_rows(self):
         return self.cols_of().size(self.rank)
 
-    def recv_offset(self, j, k):
-        """Where rank j's piece of chunk k starts in my receive buffer (a slot for every rank)."""
-        return self.out_rows() * sum(self.slab(i, k) for i in range(j))
+    def recv_offset(self, i, k):
+        """Where rank i's piece of chunk k starts in my receive buffer (a slot for every rank)."""
+        return self.out_rows() * sum(self.slab(p, k) for p in range(i))
 
-    def out_column(self, j, k):
-        """The column of my out where rank j's piece of chunk k starts: its row in the input."""
-        return self.rows_of().begin(j) + self.slabs(j).begin(k)
+    def out_column(self, i, k):
+        """The column of my out where rank i's piece of chunk k starts: its row in the input."""
+        return self.rows_of().begin(i) + self.slabs(i).begin(k)

@@ -19,11 +19,11 @@ class WorkedExample(unittest.TestCase):
     def test_the_receiving_side_of_rank_1(self):
         l = Layout(7, 8, 3, 1, 2)
         self.assertEqual(l.out_rows(), 3)
-        self.assertEqual([(l.slab(j, 0), l.slab(j, 1)) for j in (0, 2)], [(2, 1), (1, 1)])
-        self.assertEqual([l.recv_offset(j, 0) for j in (0, 2)], [0, 9])
-        self.assertEqual([l.recv_offset(j, 1) for j in (0, 2)], [0, 6])
-        self.assertEqual([l.out_column(j, 0) for j in (0, 2)], [0, 5])
-        self.assertEqual([l.out_column(j, 1) for j in (0, 2)], [2, 6])
+        self.assertEqual([(l.slab(i, 0), l.slab(i, 1)) for i in (0, 2)], [(2, 1), (1, 1)])
+        self.assertEqual([l.recv_offset(i, 0) for i in (0, 2)], [0, 9])
+        self.assertEqual([l.recv_offset(i, 1) for i in (0, 2)], [0, 6])
+        self.assertEqual([l.out_column(i, 0) for i in (0, 2)], [0, 5])
+        self.assertEqual([l.out_column(i, 1) for i in (0, 2)], [2, 6])
 
 
 if __name__ == "__main__":

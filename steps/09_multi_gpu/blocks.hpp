@@ -25,9 +25,10 @@ struct Split {
 };
 
 /// What rank `rank` of `ranks` holds, sends and receives when the rows x cols matrix is
-/// transposed in `chunks` chunks. Rank j holds rows rows_of().begin(j) .. of the input (its
-/// row block, all columns) and gets rows cols_of().begin(j) .. of the cols x rows transpose,
-/// i.e. those columns of the input. Chunk k of rank j is slab k of its rows: slabs(j).
+/// transposed in `chunks` chunks. Rank i holds rows rows_of().begin(i) .. of the input (its
+/// row block, all columns); rank j gets rows cols_of().begin(j) .. of the cols x rows
+/// transpose, i.e. those columns of the input. Chunk k of rank i is slab k of its rows:
+/// slabs(i). By convention i names a sender (whose rows a piece comes from), j a receiver.
 /// \headerfile blocks.hpp "09_multi_gpu/blocks.hpp"
 struct Layout {
   long long rows = 0, cols = 0;
@@ -35,20 +36,20 @@ struct Layout {
 
   Split rows_of() const { return {rows, ranks}; }                 // input rows per rank
   Split cols_of() const { return {cols, ranks}; }                 // transpose rows per rank
-  Split slabs(int j) const { return {rows_of().size(j), chunks}; }  // rank j's rows per chunk
+  Split slabs(int i) const { return {rows_of().size(i), chunks}; }  // rank i's rows per chunk
 
   long long in_rows() const { return rows_of().size(rank); }   // my block of the input: in_rows x cols
   long long out_rows() const { return cols_of().size(rank); }  // my block of the transpose: out_rows x rows
 
-  /// Rows of rank j's input in chunk k: the columns of the transpose that chunk k fills from j.
-  long long slab(int j, int k) const { return slabs(j).size(k); }
+  /// Rows of rank i's input in chunk k: the columns of the transpose that chunk k fills from i.
+  long long slab(int i, int k) const { return slabs(i).size(k); }
   /// The first of those columns in the transpose.
-  long long out_column(int j, int k) const { return rows_of().begin(j) + slabs(j).begin(k); }
-  /// Where rank j's piece of chunk k starts in my receive buffer (elements): the pieces lie
-  /// one after the other, rank by rank, each out_rows x slab(j, k).
-  long long recv_offset(int j, int k) const {
+  long long out_column(int i, int k) const { return rows_of().begin(i) + slabs(i).begin(k); }
+  /// Where rank i's piece of chunk k starts in my receive buffer (elements): the pieces lie
+  /// one after the other, rank by rank, each out_rows x slab(i, k).
+  long long recv_offset(int i, int k) const {
     long long before = 0;
-    for (int p = 0; p < j; ++p) before += slab(p, k);
+    for (int p = 0; p < i; ++p) before += slab(p, k);
     return out_rows() * before;
   }
 
@@ -56,7 +57,7 @@ struct Layout {
   std::size_t send_elems() const { return std::size_t(cols) * std::size_t(slabs(rank).largest()); }
   std::size_t recv_elems() const {  // chunk 0 is the largest of every rank (Split)
     long long rows_in_chunk0 = 0;
-    for (int j = 0; j < ranks; ++j) rows_in_chunk0 += slabs(j).largest();
+    for (int i = 0; i < ranks; ++i) rows_in_chunk0 += slabs(i).largest();
     return std::size_t(out_rows()) * std::size_t(rows_in_chunk0);
   }
   /// One set of buffers for one chunk; two (chunk k + 1 packs while chunk k is in flight) for more.

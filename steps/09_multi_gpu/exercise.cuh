@@ -5,7 +5,8 @@
 /// comes from and where it goes (blocks.hpp has every size you need):
 /// 1. pack: where slab k of my rows starts in `in`;
 /// 2. piece_for: where, in the transposed slab, the rows that rank j needs start;
-/// 3. place: where piece (j, k) goes in `out`, i.e. its first column.
+/// 3. place: where piece (i, k), from rank i, goes in `out`, i.e. its first column.
+/// As in blocks.hpp, i names a sender and j a receiver.
 /// Check: ctest --test-dir build -L exercise -R 09 (on a machine with 2 GPUs or more), or
 /// build/bin/09_multi_gpu --exercise. Hints: the chapter's figure of the blocks; a slab of
 /// my rows is contiguous in `in`; after the transpose, row c of the send buffer is column c
@@ -34,7 +35,7 @@ void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
 }
 
 /// The rows of the transposed slab in `send` that rank j needs (my own piece for j == my rank):
-/// here j is the receiver, as in the chapter's sending-side table.
+/// here j is the receiver.
 template <typename T>
 const T* piece_for(const T* send, [[maybe_unused]] const Layout& l, [[maybe_unused]] int j, [[maybe_unused]] int k) {
   return send;  // TODO 2: the first element of the rows of the send buffer that rank j needs
@@ -44,22 +45,21 @@ template <typename T>
 void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
   const long long mine = l.slab(l.rank, k);
   TP_NCCL_CHECK(ncclGroupStart());
-  for (int j = 0; j < l.ranks; ++j) {
-    if (j == l.rank) continue;
-    const std::size_t send_bytes = sizeof(T) * l.cols_of().size(j) * mine;
-    const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(j, k);
-    if (send_bytes > 0) TP_NCCL_CHECK(ncclSend(exercise::piece_for(send, l, j, k), send_bytes, ncclUint8, j, comm, stream));
-    if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(j, k), recv_bytes, ncclUint8, j, comm, stream));
+  for (int peer = 0; peer < l.ranks; ++peer) {
+    if (peer == l.rank) continue;
+    const std::size_t send_bytes = sizeof(T) * l.cols_of().size(peer) * mine;
+    const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(peer, k);
+    if (send_bytes > 0) TP_NCCL_CHECK(ncclSend(exercise::piece_for(send, l, peer, k), send_bytes, ncclUint8, peer, comm, stream));
+    if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(peer, k), recv_bytes, ncclUint8, peer, comm, stream));
   }
   TP_NCCL_CHECK(ncclGroupEnd());
 }
 
-/// Piece (j, k) into its columns of `out`: here j is the sender, as in the chapter's
-/// receiving-side table.
+/// Piece (i, k) from rank i into its columns of `out`.
 template <typename T>
-void place(T* out, const T* piece, const Layout& l, int j, int k, cudaStream_t stream) {
-  const std::size_t width = sizeof(T) * l.slab(j, k);
-  T* to = out;  // TODO 3: where piece (j, k) starts in `out`: its first column
+void place(T* out, const T* piece, const Layout& l, int i, int k, cudaStream_t stream) {
+  const std::size_t width = sizeof(T) * l.slab(i, k);
+  T* to = out;  // TODO 3: where piece (i, k) starts in `out`: its first column
   copy_rows(to, sizeof(T) * l.rows, piece, width, width, l.out_rows(), stream);
 }
 
@@ -73,8 +73,8 @@ void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStr
   Staging<T> staging(l, stream);
   SideStream side;
   const auto place_received = [&](int k) {
-    for (int j = 0; j < l.ranks; ++j) {
-      if (j != l.rank) exercise::place(out, staging.recv(k % l.buffers()) + l.recv_offset(j, k), l, j, k, stream);
+    for (int i = 0; i < l.ranks; ++i) {
+      if (i != l.rank) exercise::place(out, staging.recv(k % l.buffers()) + l.recv_offset(i, k), l, i, k, stream);
     }
   };
   for (int k = 0; k < chunks; ++k) {

@@ -49,19 +49,20 @@ void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
 // [pack]
 
 // [send_receive]
-/// Chunk k's all-to-all: rows c_j .. of `send` to rank j; rank j's piece into `recv`.
+/// Chunk k's all-to-all with every peer: rows c_peer .. of `send` to it (it receives), its
+/// piece into `recv` (it sends).
 template <typename T>
 void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
   const long long mine = l.slab(l.rank, k);  // my rows in this chunk = columns of each piece I send
   TP_NCCL_CHECK(ncclGroupStart());           // all sends and receives of the chunk at once
-  for (int j = 0; j < l.ranks; ++j) {
-    if (j == l.rank) continue;               // my own piece stays here (place_own)
-    const std::size_t send_bytes = sizeof(T) * l.cols_of().size(j) * mine;  // (rows of j's transpose) x mine
-    const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(j, k);  // (my rows of it) x j's slab
+  for (int peer = 0; peer < l.ranks; ++peer) {
+    if (peer == l.rank) continue;            // my own piece stays here (place_own)
+    const std::size_t send_bytes = sizeof(T) * l.cols_of().size(peer) * mine;  // (its rows of the transpose) x mine
+    const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(peer, k);  // (my rows of it) x its slab
     if (send_bytes > 0) {
-      TP_NCCL_CHECK(ncclSend(send + l.cols_of().begin(j) * mine, send_bytes, ncclUint8, j, comm, stream));
+      TP_NCCL_CHECK(ncclSend(send + l.cols_of().begin(peer) * mine, send_bytes, ncclUint8, peer, comm, stream));
     }
-    if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(j, k), recv_bytes, ncclUint8, j, comm, stream));
+    if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(peer, k), recv_bytes, ncclUint8, peer, comm, stream));
   }
   TP_NCCL_CHECK(ncclGroupEnd());
 }
@@ -120,11 +121,12 @@ inline void copy_rows(void* dst, std::size_t dpitch, const void* src, std::size_
 // [copy_rows_launch]
 
 // [place]
-/// Piece (j, k), out_rows x slab(j, k) and contiguous, -> its columns of `out` (out_rows x rows).
+/// Piece (i, k) from rank i, out_rows x slab(i, k) and contiguous, -> its columns of `out`
+/// (out_rows x rows).
 template <typename T>
-void place(T* out, const T* piece, const Layout& l, int j, int k, cudaStream_t stream) {
-  const std::size_t width = sizeof(T) * l.slab(j, k);  // bytes of one row of the piece
-  copy_rows(out + l.out_column(j, k), sizeof(T) * l.rows, piece, width, width, l.out_rows(), stream);
+void place(T* out, const T* piece, const Layout& l, int i, int k, cudaStream_t stream) {
+  const std::size_t width = sizeof(T) * l.slab(i, k);  // bytes of one row of the piece
+  copy_rows(out + l.out_column(i, k), sizeof(T) * l.rows, piece, width, width, l.out_rows(), stream);
 }
 
 /// My own piece of chunk k: rows c_me .. of the send buffer, straight into `out`.
@@ -136,8 +138,8 @@ void place_own(T* out, const T* send, const Layout& l, int k, cudaStream_t strea
 /// The other ranks' pieces of chunk k, from the receive buffer.
 template <typename T>
 void place_received(T* out, const T* recv, const Layout& l, int k, cudaStream_t stream) {
-  for (int j = 0; j < l.ranks; ++j) {
-    if (j != l.rank) place(out, recv + l.recv_offset(j, k), l, j, k, stream);
+  for (int i = 0; i < l.ranks; ++i) {
+    if (i != l.rank) place(out, recv + l.recv_offset(i, k), l, i, k, stream);
   }
 }
 // [place]
