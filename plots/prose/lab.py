@@ -359,20 +359,6 @@ def two_blocks_behind(dtype):
     return num(gap)
 
 
-def equal_bytes_gain():
-    """lab_coarsen at 16384: at equal KB of tiles per SM, the blocks_per_sm_k rows with more
-    blocks minus those with fewer (16 KB: 2 double blocks against 1 float block; 32 KB: 2 float
-    blocks against 1 half or bf16 block). The words: more blocks win, beyond the noise, in
-    every such pair."""
-    tbl = table("lab_coarsen")
-    rows_ = [(int(m.group(1)), int(m.group(1)) * _tile_bytes(d) // 1024, _pct(tbl, k, d, *LARGEST))
-             for k in tbl.values("kernel") if (m := re.fullmatch(r"blocks_per_sm_(\d+)", k)) for d in DTYPES]
-    gaps = [float(_exact(p1) - _exact(p2)) for k1, kb1, p1 in rows_ for k2, kb2, p2 in rows_ if kb1 == kb2 and k1 > k2]
-    if not gaps:
-        _fail("rows of equal KB per SM and different blocks exist", [])
-    return span(_check(gaps, "gain", "more blocks win at equal bytes per SM"))
-
-
 def _behind_headline(kb_low, kb_high):
     """Points by which the blocks_per_sm_k rows of kb_low to kb_high KB per SM trail the
     headline of their type (lab_coarsen at 16384), each."""
@@ -841,28 +827,6 @@ def float_blocks():
     if max(capped) >= _median(src, "record", "float", *ODD_LARGEST):
         _fail("the record leads every capped row for float at 11585", capped)
     return num(_median_gap(src, "shifted_flat_6blocks", "shifted_flat", "float", *ODD_LARGEST))
-
-
-def offset_2048(source):
-    """At 2048, the 2-byte types: the record on pointers one element in (record_offset1) below
-    the record on aligned pointers; source lab_unaligned (medians of its three runs) or
-    lab_coarsen (one run). The words: far more than the lean tile, which offset pointers rule
-    out, gains there (lean_pairs 2048), and than the noise at 2048, in both sources; the two
-    sources differ by more than that noise."""
-    def loss(src):
-        if src == "lab_unaligned":
-            gaps = _medians(src, "record_offset1", "record", TWO_BYTE, [(2048, 2048)], _pinned_runs(src))
-        else:
-            gaps = _map("record_offset1", "record", TWO_BYTE, (2048, 2048))
-        return [-g for g in gaps]
-    both = {src: loss(src) for src in ("lab_unaligned", "lab_coarsen")}
-    lean = _medians("lab_small", "lean_pairs128", "record_general", TWO_BYTE, [(2048, 2048)])
-    n = _noise("small")
-    if min(min(v) for v in both.values()) <= max(2 * max(lean), n) or \
-            min(both["lab_unaligned"]) - max(both["lab_coarsen"]) <= n:
-        _fail("offset pointers at 2048 lose far more than the lean tile gains, and the sources differ",
-              both["lab_unaligned"] + both["lab_coarsen"])
-    return span(both[source])
 
 
 # --- Step 08's variants ---
