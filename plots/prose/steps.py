@@ -240,29 +240,6 @@ def naive_row_ld_sectors(dtype):
     return _whole(_metric("naive_row", dtype, "ld_sectors_per_req"))
 
 
-def _naive_row_model_pct(dtype):
-    """Step 01's model, % of cudaMemcpy: each element costs one store transaction of its own,
-    and L2 takes transactions no faster than the copy's stores send them (one full 32-byte
-    sector each, at cudaMemcpy's speed). naive_row then moves sizeof(T) bytes where the copy
-    moves 32: sizeof(T) / 32 of cudaMemcpy. Constants only, no CSV."""
-    return SIZES[dtype] / 32 * 100
-
-
-def naive_row_model(dtype):
-    """Step 01's prediction for `dtype`, % of cudaMemcpy: sizeof(T) / 32 (see _naive_row_model_pct),
-    as the prose writes it: 12.5, 6.25."""
-    return f"{_naive_row_model_pct(dtype):g}"
-
-
-def naive_row_model_gap():
-    """The larger gap, in points, between naive_row's measured % of cudaMemcpy (float and half,
-    16384², 01_naive_row) and step 01's model; the sentence says both lie within a point of it."""
-    gaps = [abs(_pct_large("01_naive_row", "naive_row", d) - _naive_row_model_pct(d)) for d in ("float", "half")]
-    if max(gaps) >= 1:
-        raise SystemExit(f"prose: naive_row lies {max(gaps):.2f} points from step 01's model; the chapter says within a point")
-    return num(max(gaps))
-
-
 def naive_row_ld_use():
     """naive_row's load sector use, %, float and half alike, from ncu."""
     return _whole(_same([_metric("naive_row", d, "ld_sector_use_pct") for d in ("float", "half")],
@@ -279,40 +256,6 @@ def naive_col_ld_sectors():
 def naive_col_st_sectors(dtype):
     """naive_col's sectors per store request, `dtype`, from ncu."""
     return _whole(_metric("naive_col", dtype, "st_sectors_per_req"))
-
-
-def _l1_ceiling_pct(source, dtype, clocks_per_32):
-    """The L1 count of steps 02 and 04, % of cudaMemcpy (`dtype` 16384² in `source`): a model,
-    not a measurement. L1 handles a warp's request one wavefront at a time, one per clock (the
-    boost clock), a wavefront serving one 128-byte line. A strided warp load reads one column of
-    32 rows, 32 lines: 32 clocks; a store of n x 128 contiguous bytes takes n. A warp's 32 elements of
-    `dtype` cost `clocks_per_32` clocks, so each SM reads 32 x sizeof(T) bytes per
-    `clocks_per_32` clocks and the transpose moves twice that:
-    2 x SMs x 32 x sizeof(T) x clock / clocks_per_32."""
-    moved_gbps = 2 * SMS * 32 * SIZES[dtype] * BOOST_GHZ / clocks_per_32
-    return moved_gbps / gbps(table(source), kernel="cudaMemcpy", dtype=dtype, **LARGE) * 100
-
-
-def _naive_col_model_pct(dtype):
-    """Step 02's L1 count: 32 clocks for the strided load (32 lines), 1 for the coalesced store
-    (32 x sizeof(T) <= 128 bytes for float and half), over 02_naive_col's cudaMemcpy."""
-    if 32 * SIZES[dtype] > 128:
-        raise SystemExit(f"prose: a {dtype} warp store spans more than 128 bytes; step 02's count gives its store one clock")
-    return _l1_ceiling_pct("02_naive_col", dtype, 32 + 1)
-
-
-def naive_col_model(dtype):
-    """Step 02's prediction, % of cudaMemcpy, `dtype`: the L1 count (see _l1_ceiling_pct), whole %."""
-    return _whole(_naive_col_model_pct(dtype))
-
-
-def naive_col_below_model(dtype):
-    """Points by which naive_col (`dtype` 16384², 02_naive_col) lies below step 02's L1 count;
-    stops if it does not lie below (the sentence says it does)."""
-    gap = _naive_col_model_pct(dtype) - _pct_large("02_naive_col", "naive_col", dtype)
-    if gap <= 0:
-        raise SystemExit(f"prose: naive_col {dtype} is not below step 02's L1 count; the chapter says it is")
-    return _whole(gap)
 
 
 # ---- step 03 ------------------------------------------------------------------------------
@@ -362,39 +305,6 @@ def vectorize_st_sectors():
 def vectorize_ld_sectors():
     """vec16_store's sectors per load request, float, from ncu."""
     return _whole(_metric("vec16_store", "float", "ld_sectors_per_req"))
-
-
-def _vectorize_model_pct(dtype):
-    """Step 02's L1 count for vec16_store (04_vectorize's cudaMemcpy): V = 16 / sizeof(T) strided
-    loads of 32 clocks each (32 lines again) and one 16-byte store of 512
-    bytes, 4 clocks, per 32 x V elements: 32 + 4 / V clocks per 32 elements."""
-    v = 16 // SIZES[dtype]
-    return _l1_ceiling_pct("04_vectorize", dtype, 32 + 4 / v)
-
-
-def vectorize_model(dtype):
-    """Step 04's prediction, % of cudaMemcpy, `dtype` (whole %). The sentence says it lies a point
-    or two above what step 03's unroll4 measured (03_unroll, 16384²): checked, within 0 to 3 points."""
-    model = _vectorize_model_pct(dtype)
-    room = model - _pct_large("03_unroll", "unroll4", dtype)
-    if not 0 < room < 3:
-        raise SystemExit(f"prose: step 04's L1 count lies {room:.1f} points above unroll4 ({dtype}); "
-                         "the chapter says a point or two")
-    return _whole(model)
-
-
-def vectorize_below_model(dtype):
-    """Points by which vec16_store (`dtype` 16384², 04_vectorize) lies below step 04's L1 count. The
-    sentence also says it is level with unroll4: both checked (below the count; within half a point
-    of unroll4 in the same CSV)."""
-    tbl = table("04_vectorize")
-    measured = pct(tbl, kernel="vec16_store", dtype=dtype, **LARGE)
-    gap = _vectorize_model_pct(dtype) - measured
-    if gap <= 0:
-        raise SystemExit(f"prose: vec16_store {dtype} is not below step 04's L1 count; the chapter says it is")
-    if abs(measured - pct(tbl, kernel="unroll4", dtype=dtype, **LARGE)) >= 0.5:
-        raise SystemExit(f"prose: vec16_store and unroll4 ({dtype}) differ by half a point or more; the chapter says level")
-    return _whole(gap)
 
 
 # ---- step 05 ------------------------------------------------------------------------------
@@ -545,3 +455,5 @@ def evict_gain_16384():
     return span([pct(tbl, kernel="evict_first_stores", dtype=d, rows=16384, cols=16384)
                  - pct(tbl, kernel="tile256B_vec16", dtype=d, rows=16384, cols=16384)
                  for d in ("float", "double", "half", "bf16")])
+
+
