@@ -152,9 +152,10 @@ def _bytes(n_sectors, n_elements):
 
 
 def _usefulness(n_sectors, n_elements):
-    """'1024 B moved for 128 B used (12.5% useful)': one warp instruction."""
+    """'1024 B of sectors touched for 128 B used (12.5% useful)': one warp instruction (a load
+    moves the sectors' bytes; a store sends only the bytes written, into as many sectors)."""
     fetched, used = _bytes(n_sectors, n_elements)
-    return f"{fetched} B moved for {used} B used ({100 * used / fetched:g}% useful)"
+    return f"{fetched} B of sectors touched for {used} B used ({100 * used / fetched:g}% useful)"
 
 
 def _matrix_panel(ax, rows, cols, warp, block, name, code):
@@ -380,7 +381,7 @@ def vec16_store_figure():
 
     fetched, used = _bytes(n_load, access.WARP)
     left.set_title(f"{V} loads from in ({rows} x {cols}):\nin[(oc + k)*cols + orow]\n"
-                   f"each {n_load} sectors:\n{fetched} B moved for {used} B", fontsize=10)
+                   f"each {n_load} sectors:\n{fetched} B of sectors for {used} B", fontsize=10)
     right.set_title(f"one store to out ({cols} x {rows}):  out[orow*rows + oc + k], k = 0..{V - 1}, "
                     f"16 B per lane\n{n_store} sectors: {_usefulness(n_store, access.WARP * V)}",
                     fontsize=10)
