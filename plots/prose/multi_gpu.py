@@ -376,8 +376,10 @@ def rest_ms(gpus):
 
 def _both_dram_ms(gpus, staged):
     """The DRAM time at cudaMemcpy's speed of the two parts at once: the local work's 4 shards and
-    ncclAlltoAll's read and write of the whole shard (2 more if NCCL stages every byte)."""
-    return (6 + 2 * staged) * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
+    ncclAlltoAll's read and write of the whole shard; if NCCL stages what it receives, a write and
+    a read more of the (G - 1) / G that travels."""
+    g = int(gpus)
+    return (6 + 2 * (g - 1) / g * staged) * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
 
 
 def both_dram_ms(gpus):

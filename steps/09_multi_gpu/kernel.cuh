@@ -148,8 +148,9 @@ void place_received(T* out, const T* recv, const Layout& l, int k, cudaStream_t 
 /// Collective: every rank of `comm` calls it with the same rows, cols and chunks. `in` is this
 /// rank's block of rows of the rows x cols matrix (Layout::in_rows() x cols), `out` receives its
 /// block of rows of the cols x rows transpose (Layout::out_rows() x rows); `stream` orders it
-/// with the caller's work. Bad input on any rank throws std::invalid_argument on every rank
-/// before anything is written (agree()).
+/// with the caller's work. A shape, element type or chunk count that differs between ranks,
+/// or a null `in` or `out`, throws std::invalid_argument on every rank before anything is
+/// written (agree()); a null `comm` throws on its rank alone. Buffer sizes are not checked.
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0,
                int chunks = kChunks) {
