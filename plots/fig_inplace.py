@@ -11,6 +11,7 @@ from matplotlib.patches import Rectangle
 
 import fig_access
 import inplace
+import style
 
 NAME = "inplace_rect"
 NAME_TWO = "inplace_two"
@@ -33,12 +34,7 @@ def _panel(ax, grid, n_start, title, rows_step=None, cols_step=None):
         ax.plot([c, c], [0, rows], color="black", linewidth=2)
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.grid(False)
-    for side in ax.spines.values():
-        side.set_visible(False)
+    style.bare(ax)
     ax.set_title(title, fontsize=9)
 
 

@@ -26,12 +26,7 @@ def _cell(ax, x, y, colour, alpha, text, hatch=None):
 def _frame(ax, cols, rows, title):
     ax.set_xlim(-0.2, cols + 0.2)
     ax.set_ylim(rows + 0.2, -0.2)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.grid(False)
-    for side in ax.spines.values():
-        side.set_visible(False)
+    style.bare(ax)
     ax.set_title(title, fontsize=8.5, loc="left")
 
 

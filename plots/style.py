@@ -129,3 +129,13 @@ def save(fig, name, out_dir=IMAGES):
     fig.savefig(svg, metadata={"Date": None, "Creator": None}, **common)
     plt.close(fig)
     return png, svg
+
+
+def bare(ax):
+    """Axes for a drawn grid of cells: equal aspect, no ticks, no grid lines, no frame."""
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    for side in ax.spines.values():
+        side.set_visible(False)
