@@ -71,7 +71,8 @@ void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t com
 // [copy_rows]
 /// Row r of `height` rows, `width` bytes each: src + r spitch -> dst + r dpitch. Row r of the
 /// grid (blockIdx.y, grid-stride over rows) copies row r, V bytes per access, 256 x 4 x V bytes
-/// per block (16 KB with V = 16 bytes): each thread issues its four loads before its stores.
+/// per block (16 KB with V = 16 bytes): each thread issues its four loads before its stores,
+/// `stride` apart so that each of a warp's four accesses covers contiguous bytes.
 template <typename V>
 __global__ void copy_rows_kernel(char* __restrict__ dst, std::size_t dpitch, const char* __restrict__ src,
                                  std::size_t spitch, std::size_t width, std::size_t height) {
