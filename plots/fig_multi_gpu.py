@@ -42,7 +42,7 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
     ax = axes[0]  # the input, split by rows (colour: the rank that holds a row, the sender)
     for r in range(rows):
         for c in range(cols):
-            _cell(ax, c, r, RANK_COLOURS[owner_of_row[r]], 1.0 if r < slab0 else PALE, f"{r},{c}")
+            _cell(ax, c, r, RANK_COLOURS[owner_of_row[r]], 1.0, f"{r},{c}")
     for j in range(1, ranks):
         y = sender.rows_of().begin(j)
         ax.plot([0, cols], [y, y], color="black", linewidth=2)
@@ -82,7 +82,7 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
         ax.text(x + width / 2, mine.out_rows() + 0.45, f"from {j}\n@{mine.recv_offset(j, 0)}" if j != me else "unused",
                 ha="center", va="top", fontsize=7.5)
         x += width + 0.3
-    _frame(ax, x, mine.out_rows() + 1.4, f"rank {me}'s receive buffer,\nchunk 0 (@ = element offset)")
+    _frame(ax, x, mine.out_rows() + 1.4, f"rank {me}'s receive buffer, chunk 0: pieces\none after another, each contiguous (@ = its first element)")
 
     ax = axes[3]  # rank me's out: column = input row; chunk 0 solid, chunk 1 pale
     for col in range(rows):
