@@ -37,7 +37,7 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
     mine = Layout(rows, cols, ranks, me, chunks)
     owner_of_row = [next(j for j in range(ranks) if sender.rows_of().begin(j) <= r < sender.rows_of().begin(j) + sender.rows_of().size(j)) for r in range(rows)]
     slab0 = sender.slab(0, 0)
-    fig, axes = plt.subplots(1, 4, figsize=(13.5, 3.6), gridspec_kw={"width_ratios": [cols, slab0 + 2.5, 6, rows]})
+    fig, axes = plt.subplots(1, 4, figsize=(13.5, 3.6), gridspec_kw={"width_ratios": [cols, slab0 + 2.5, 7, rows], "wspace": 0.35})
 
     ax = axes[0]  # the input, split by rows (colour: the rank that holds a row, the sender)
     for r in range(rows):
@@ -82,7 +82,7 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
         ax.text(x + width / 2, mine.out_rows() + 0.45, f"from {j}\n@{mine.recv_offset(j, 0)}" if j != me else "unused",
                 ha="center", va="top", fontsize=7.5)
         x += width + 0.3
-    _frame(ax, x, mine.out_rows() + 1.4, f"rank {me}'s receive buffer, chunk 0: pieces\none after another, each contiguous (@ = its first element)")
+    _frame(ax, x, mine.out_rows() + 1.4, f"rank {me}'s receive buffer, chunk 0:\npieces in a row (@: first element)")
 
     ax = axes[3]  # rank me's out: column = input row; chunk 0 solid, chunk 1 pale
     for col in range(rows):
