@@ -219,7 +219,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv*
     const CompareResult check = compare_bits(expected.data(), got.data(), l.out_rows(), l.rows);
     std::vector<double> wrong = {double(check.mismatches)};
     over_ranks(wrong, ncclSum, comm, stream);
-    const bool verified = v.transposes() && wrong[0] == 0;  // the two parts alone do not transpose
+    const bool verified = v.transposes() && wrong[0] == 0;  // the parts alone do not transpose
     if (v.transposes() && !verified) {
       all_ok = false;
       std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
