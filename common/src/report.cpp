@@ -74,16 +74,16 @@ std::string csv_line(const CsvRow& r) {
          (r.verified ? "true" : "false");
 }
 
-CsvWriter::CsvWriter(const std::string& path) : path_(path) {
+CsvWriter::CsvWriter(const std::string& path, const std::string& extra) : path_(path) {
   out_.open(path, std::ios::app);
   if (!out_) throw UsageError("--csv: cannot open '" + path + "' for writing");
   out_.seekp(0, std::ios::end);
-  if (out_.tellp() == 0) out_ << kCsvHeader << '\n';
+  if (out_.tellp() == 0) out_ << kCsvHeader << (extra.empty() ? "" : "," + extra) << '\n';
   out_.flush();
 }
 
-void CsvWriter::write(const CsvRow& row) {
-  out_ << csv_line(row) << '\n';
+void CsvWriter::write(const CsvRow& row, const std::string& extra) {
+  out_ << csv_line(row) << (extra.empty() ? "" : "," + extra) << '\n';
   out_.flush();
   if (!out_) throw UsageError("--csv: writing to '" + path_ + "' failed");
 }

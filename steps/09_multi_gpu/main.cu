@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,18 +56,6 @@ std::vector<Version> versions(const Settings& s) {
   return v;
 }
 
-/// Step 09's CSV: the common columns (docs/method.md) and `gpus`, the number of GPUs.
-class GpusCsv {
- public:
-  explicit GpusCsv(const std::string& path) : out_(path, std::ios::app) {
-    if (!out_) throw UsageError("cannot open " + path + " for appending");
-    if (out_.tellp() == 0) out_ << kCsvHeader << ",gpus\n";
-  }
-  void write(const CsvRow& row, int gpus) { out_ << csv_line(row) << ',' << gpus << std::endl; }
-
- private:
-  std::ofstream out_;
-};
 
 /// NCCL's all-to-all of the bytes the transpose exchanges, from `in` as they are into `to`.
 template <typename T>
@@ -194,7 +181,7 @@ void over_ranks(std::vector<double>& values, ncclRedOp_t op, ncclComm_t comm, cu
 
 /// One rank's part of one case (dtype, shape): every version verified, then timed.
 template <typename T>
-bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv* csv) {
+bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWriter* csv) {
   int ranks = 0;
   TP_NCCL_CHECK(ncclCommCount(comm, &ranks));
   const Layout l{shape.rows, shape.cols, ranks, rank, 1};
@@ -241,7 +228,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, GpusCsv*
           CsvRow row{device.name, device.cc(), device.cuda(), git_sha(), v.chunks == kAlltoall ? "ref" : "09_multi_gpu",
                      name, dtype_name(dtype_of<T>()), shape.rows, shape.cols, static_cast<long long>(bytes),
                      stats.reps, ms[0], ms[1], ms[2], bytes / ms[0] / 1e6, 100 * alltoall_ms / ms[0], verified};
-          csv->write(row, ranks);
+          csv->write(row, std::to_string(ranks));
         }
       }
       return ms[0];
@@ -274,8 +261,8 @@ int measure_all(const Settings& s, int rank, ncclComm_t comm) {
   TP_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, rank));
   std::uint64_t keep = UINT64_MAX;
   TP_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-  std::unique_ptr<GpusCsv> csv;
-  if (rank == 0 && !s.options.csv_path.empty()) csv = std::make_unique<GpusCsv>(s.options.csv_path);
+  std::unique_ptr<CsvWriter> csv;
+  if (rank == 0 && !s.options.csv_path.empty()) csv = std::make_unique<CsvWriter>(s.options.csv_path, "gpus");  // and the number of GPUs
   bool ok = true;
   for (DType t : s.options.dtypes) {
     for (Shape shape : s.options.shapes) {

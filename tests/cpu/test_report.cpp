@@ -78,6 +78,22 @@ TEST(Csv, WriterWritesTheHeaderOnceAndAppends) {
   std::remove(path.c_str());
 }
 
+TEST(Csv, WriterAppendsExtraColumnsToTheHeaderAndEachRow) {
+  const std::string path = ::testing::TempDir() + "tp_csv_writer_extra_test.csv";
+  std::remove(path.c_str());
+  {
+    tp::CsvWriter w(path, "gpus");
+    w.write(sample_row(), "4");
+  }
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], std::string(tp::kCsvHeader) + ",gpus");
+  EXPECT_EQ(lines[1], tp::csv_line(sample_row()) + ",4");
+  std::remove(path.c_str());
+}
+
 TEST(Csv, WriterRefusesAPathItCannotOpen) {
   EXPECT_THROW(tp::CsvWriter("/nonexistent-dir/x/results.csv"), tp::UsageError);
 }

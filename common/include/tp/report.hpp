@@ -48,9 +48,11 @@ std::string csv_line(const CsvRow& row);
 /// Appends rows to a CSV file, writing the header first when the file is new or empty.
 class CsvWriter {
  public:
-  /// Opens `path` for appending; throws tp::UsageError when it cannot.
-  explicit CsvWriter(const std::string& path);
-  void write(const CsvRow& row);
+  /// Opens `path` for appending; throws tp::UsageError when it cannot. `extra`: more columns
+  /// after the common ones (comma separated, e.g. step 09's "gpus"), written in a new file's header.
+  explicit CsvWriter(const std::string& path, const std::string& extra = "");
+  /// One row; `extra`: the values of the extra columns, comma separated.
+  void write(const CsvRow& row, const std::string& extra = "");
 
  private:
   std::string path_;
