@@ -23,16 +23,16 @@ def _stop(why):
     raise SystemExit(f"prose.multi_gpu: {why}; the chapter's sentence says otherwise")
 
 
-def _row(kernel, gpus, dtype="float", source="09_multi_gpu"):
-    rows = table(source).where(kernel=kernel, gpus=int(gpus), dtype=dtype)
+def _row(kernel, gpus, dtype="float"):
+    rows = table("09_multi_gpu").where(kernel=kernel, gpus=int(gpus), dtype=dtype)
     r = one([r for r in rows if r["bytes"] == 2 * SIZE * SIZE * 4], f"{kernel} on {gpus} GPUs ({dtype})")
     if kernel in ("exchange", "pipelined", "pytorch") and not r["verified"]:
         _stop(f"{kernel} on {gpus} GPUs failed verification")
     return r
 
 
-def _ms(kernel, gpus, dtype="float", source="09_multi_gpu"):
-    return _row(kernel, gpus, dtype, source)["ms_median"]
+def _ms(kernel, gpus, dtype="float"):
+    return _row(kernel, gpus, dtype)["ms_median"]
 
 
 def _shard_bytes(gpus):
@@ -199,17 +199,16 @@ def chunk_model_ms(gpus, chunks):
 
 
 def alltoall_slowdown(gpus):
-    """The all-to-all's time beside the local work over its time alone. The chapter says each part slowed the other, the all-to-all ends last, and `pipelined` takes
-    about as long as the all-to-all beside the local work (checked: within 3%)."""
-    def part(kernel):
-        return _ms(kernel, gpus)
-    if part("both_at_once_alltoall") <= part("nccl_alltoall") or part("both_at_once_local") <= part("local_work"):
+    """The all-to-all's time beside the local work over its time alone. The chapter says each part
+    slowed the other, the all-to-all ends last, and `pipelined` takes about as long as the
+    all-to-all beside the local work (checked: within 3%)."""
+    if _ms("both_at_once_alltoall", gpus) <= _ms("nccl_alltoall", gpus) or _ms("both_at_once_local", gpus) <= _ms("local_work", gpus):
         _stop(f"on {gpus} GPUs a part ran as fast beside the other as alone")
-    if part("both_at_once_alltoall") <= part("both_at_once_local"):
+    if _ms("both_at_once_alltoall", gpus) <= _ms("both_at_once_local", gpus):
         _stop(f"on {gpus} GPUs the local work ended after the all-to-all")
-    if abs(part("pipelined") / part("both_at_once_alltoall") - 1) > 0.03:
+    if abs(_ms("pipelined", gpus) / _ms("both_at_once_alltoall", gpus) - 1) > 0.03:
         _stop(f"on {gpus} GPUs pipelined is not within 3% of the all-to-all beside the local work")
-    return num(part("both_at_once_alltoall") / part("nccl_alltoall"), 2)
+    return num(_ms("both_at_once_alltoall", gpus) / _ms("nccl_alltoall", gpus), 2)
 
 
 
