@@ -9,7 +9,7 @@ file with `cuobjdump -sass`, shows what the compiler made of the source:
     LDG.E / STG.E            a global load / store (of 4 bytes; .64 and .128: 8 and 16 bytes)
     LDGSTS                   cp.async: a global-to-shared copy that skips the registers
     BAR.SYNC                 __syncthreads()
-    STG.E.EF                 a store with the evict-first cache hint
+    STG.E.EF                 a store with the evict-first cache hint (STG.E.EF.128: 16 bytes)
 
 Each step's rules are in CHECKS. They apply to every instantiation (element type) of the
 step's kernel in the given namespace.
@@ -57,6 +57,17 @@ def has(opcode, count=1):
     return holds
 
 
+def has_16_byte(opcode, count=1):
+    """At least `count` global loads or stores (`opcode` "LDG" or "STG") of 16 bytes, with any
+    cache hint: STG.E.128, STG.E.EF.128, LDG.E.128.CONSTANT, ..."""
+    def holds(sass):
+        ops = instructions(sass, opcode)
+        n = sum("128" in op.split(".") for op in ops)
+        widths = ", ".join(sorted(set(ops))) or "none"
+        return n >= count or f"found {n} 16-byte {opcode}, expected at least {count} (the {opcode}s found: {widths})"
+    return holds
+
+
 def loads_before_stores(count):
     """At least `count` global loads, and every one of them before the first global store."""
     def holds(sass):
@@ -66,7 +77,9 @@ def loads_before_stores(count):
         if len(loads) < count or not stores:
             return f"found {len(loads)} loads and {len(stores)} stores, expected at least {count} loads and a store"
         late = [i for i in loads if i > stores[0]]
-        return not late or f"{len(late)} of {len(loads)} loads come after the first store"
+        return not late or (f"{len(late)} of {len(loads)} loads come after the first store, which waits for its "
+                            "load: they start a round trip later. (The compiler moves a load whose value is "
+                            "only stored under a condition into that branch: load under the store's condition.)")
     return holds
 
 
@@ -89,14 +102,15 @@ def barrier_between(write, read):
 #          the rules its SASS must follow)
 CHECKS = {
     "00_copy": (r"copy_vec16_kernel<|copy_vec_kernel<[^<>]*, uint4>", [
-        Rule("each vector is copied with one 16-byte load (LDG.E.128)", has("LDG.E.128")),
-        Rule("... and one 16-byte store (STG.E.128)", has("STG.E.128")),
+        Rule("each vector is copied with one 16-byte load (LDG.E.128)", has_16_byte("LDG")),
+        Rule("... and one 16-byte store (STG.E.128)", has_16_byte("STG")),
     ]),
     "03_unroll": (r"transpose_unroll_kernel<(4, )?[A-Za-z_]", [
         Rule("all 4 loads of a thread are issued before its first store", loads_before_stores(4)),
     ]),
     "04_vectorize": (r"vec16_store_kernel<[^<>]*, true>", [
-        Rule("the output chunk is written with one 16-byte store (STG.E.128)", has("STG.E.128")),
+        Rule("the output chunk is written with one 16-byte store (STG.E.128, with or without a "
+             "cache hint)", has_16_byte("STG")),
     ]),
     "05_shared": (r"shared_kernel<", [
         Rule("a barrier (__syncthreads, BAR.SYNC) separates the writes of the tile (STS) from "
@@ -104,8 +118,8 @@ CHECKS = {
     ]),
     "07_coarsen": (r"coarsen_kernel<", [
         Rule("the tile is loaded with cp.async (LDGSTS)", has("LDGSTS")),
-        Rule("each thread stores two 16-byte chunks with the evict-first hint (STG.E.EF.128)",
-             has("STG.E.EF.128", 2)),
+        Rule("each thread stores two 16-byte chunks (STG.E.128, or STG.E.EF.128 with the "
+             "evict-first hint)", has_16_byte("STG", 2)),
     ]),
 }
 
