@@ -12,6 +12,7 @@ tests/learners/<step>/<name>.diff, whose first lines say what it is and what mus
     test        the exercise's GoogleTest binary fails (its GPU cases, or its CPU ones)
     sass        check_sass.py's rules for the step fail on the compiled kernel
     racecheck   compute-sanitizer's racecheck finds a hazard in shared memory
+    synccheck   compute-sanitizer's synccheck finds a barrier used wrongly
 
     learners.py apply DIFF SKELETON OUT
         Writes the skeleton with the diff applied to OUT (the build compiles the exercise's
@@ -21,7 +22,8 @@ tests/learners/<step>/<name>.diff, whose first lines say what it is and what mus
         object files separated by ';'; written by CMake) through the checks and compares the
         verdict with its expectation. Without --gpu, only what needs no GPU: the SASS rules,
         and the test binary, whose GPU cases skip; a solution that only a GPU can judge is
-        reported as such. With --gpu, also racecheck (05 to 08), and every verdict counts.
+        reported as such. With --gpu, also racecheck and synccheck (05 to 08), and every
+        verdict counts.
         Exit 0 if every verdict that could be reached is the expected one, 1 otherwise, 77
         (skipped for ctest) when --gpu is given and no GPU ran the tests.
 """
@@ -35,10 +37,10 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "exercises"))
 import check_sass  # noqa: E402  (tests/exercises/)
-import racecheck  # noqa: E402
+import sanitize  # noqa: E402
 
 SKIP = 77
-RACECHECK_STEPS = {"05_shared", "06_padded", "07_coarsen", "08_inplace"}  # shared-memory tiles
+SANITIZED_STEPS = {"05_shared", "06_padded", "07_coarsen", "08_inplace"}  # shared-memory tiles, barriers
 
 
 def header(diff_text):
@@ -48,9 +50,9 @@ def header(diff_text):
     expect = next((ln for ln in lines if ln.startswith("expect:")), None)
     if expect is None:
         raise SystemExit(f"no 'expect:' line in {says!r}")
-    m = re.fullmatch(r"expect: (accepted|caught by (test|sass|racecheck))\s*", expect)
+    m = re.fullmatch(r"expect: (accepted|caught by (test|sass|racecheck|synccheck))\s*", expect)
     if not m:
-        raise SystemExit(f"bad line {expect!r}: 'expect: accepted' or 'expect: caught by test|sass|racecheck'")
+        raise SystemExit(f"bad line {expect!r}: 'expect: accepted' or 'expect: caught by test|sass|racecheck|synccheck'")
     return says, m.group(2) or "accepted"
 
 
@@ -101,7 +103,7 @@ def run_test(binary, number, gpu):
     if gpu and "no CUDA GPU" in run.stdout:  # the skip message of tests/gpu_guard.hpp
         return "skipped", "no GPU"
     if run.returncode not in (0, SKIP):  # 77: some cases skipped, none failed (tests/gtest_main.cpp)
-        failed = sorted(set(re.findall(r"\[  FAILED  \] (\S+)", run.stdout)))
+        failed = sorted(set(re.findall(r"\[  FAILED  \] (\S+\.\S+?),? ", run.stdout)))
         return "fail", "; ".join(failed[:3]) or run.stdout[-300:]
     if gpu and run.returncode == SKIP:
         return "skipped", "GPU cases skipped"
@@ -119,11 +121,11 @@ def run_sass(step, objects, cuobjdump):
     return ("pass" if ok else "fail"), " ".join(ln.strip() for ln in said if ln.startswith(("FAIL", " ")))
 
 
-def run_racecheck(step, binary, gpu):
-    if step not in RACECHECK_STEPS or not gpu:
+def run_sanitizer(tool, step, binary, gpu):
+    if step not in SANITIZED_STEPS or not gpu:
         return "n/a", ""
-    found = racecheck.hazards(binary, f"*Exercise{step[:2]}*")
-    return {True: "fail", False: "pass", None: "skipped"}[found], "a hazard in shared memory" if found else ""
+    found = sanitize.reports(tool, binary, f"*Exercise{step[:2]}*")
+    return {True: "fail", False: "pass", None: "skipped"}[found], f"{tool} reports a hazard" if found else ""
 
 
 def verdict(expect, results, gpu):
@@ -133,7 +135,7 @@ def verdict(expect, results, gpu):
         return "as expected" if not failed else f"WRONG: rejected by {', '.join(failed)}"
     if expect in failed:
         return "as expected"
-    if results.get(expect, ("n/a",))[0] == "n/a" and expect != "racecheck":
+    if results.get(expect, ("n/a",))[0] == "n/a" and expect not in sanitize.TOOLS:
         return f"WRONG: the step has no {expect} check"
     if not gpu:
         return "needs a GPU"
@@ -154,7 +156,8 @@ def run(manifest, gpu, summary):
             print("--gpu, but no GPU ran the tests: skipped")
             return SKIP
         results["sass"] = run_sass(step, objects.split(";"), cuobjdump) if cuobjdump else ("skipped", "no cuobjdump")
-        results["racecheck"] = run_racecheck(step, binary, gpu)
+        for tool in sanitize.TOOLS:
+            results[tool] = run_sanitizer(tool, step, binary, gpu)
         got = verdict(expect, results, gpu)
         wrong += got.startswith("WRONG")
         rows.append({"step": step, "solution": name, "expect": expect,
