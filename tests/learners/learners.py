@@ -9,7 +9,7 @@ tests/learners/<step>/<name>.diff, whose first lines say what it is and what mus
     expect: caught by test
 
 `expect: accepted` (every check passes), or `expect: caught by CHECK`, CHECK one of
-    test        the exercise's GoogleTest binary fails (its GPU cases, or its CPU ones)
+    test        the exercise's GoogleTest binary fails (its GPU cases, or its CPU ones) or hangs
     sass        check_sass.py's rules for the step fail on the compiled kernel
     racecheck   compute-sanitizer's racecheck finds a hazard in shared memory
     synccheck   compute-sanitizer's synccheck finds a barrier used wrongly
@@ -40,6 +40,8 @@ import check_sass  # noqa: E402  (tests/exercises/)
 import sanitize  # noqa: E402
 
 SKIP = 77
+TEST_TIMEOUT = 120  # seconds; the tests of a right solution take under 15 on an H100
+HUNG = "hung"  # a barrier that some threads never reach can wait forever
 SANITIZED_STEPS = {"05_shared", "06_padded", "07_coarsen", "08_inplace"}  # shared-memory tiles, barriers
 
 
@@ -99,7 +101,11 @@ def run_test(binary, number, gpu):
     env = dict(os.environ)
     if not gpu:
         env["CUDA_VISIBLE_DEVICES"] = ""  # the GPU cases skip, even on a machine with a GPU
-    run = subprocess.run([binary, f"--gtest_filter=*Exercise{number}*"], capture_output=True, text=True, env=env)
+    try:
+        run = subprocess.run([binary, f"--gtest_filter=*Exercise{number}*"], capture_output=True, text=True, env=env,
+                             timeout=TEST_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return "fail", f"{HUNG}: no result after {TEST_TIMEOUT} s"
     if gpu and "no CUDA GPU" in run.stdout:  # the skip message of tests/gpu_guard.hpp
         return "skipped", "no GPU"
     if run.returncode not in (0, SKIP):  # 77: some cases skipped, none failed (tests/gtest_main.cpp)
@@ -156,8 +162,9 @@ def run(manifest, gpu, summary):
             print("--gpu, but no GPU ran the tests: skipped")
             return SKIP
         results["sass"] = run_sass(step, objects.split(";"), cuobjdump) if cuobjdump else ("skipped", "no cuobjdump")
-        for tool in sanitize.TOOLS:
-            results[tool] = run_sanitizer(tool, step, binary, gpu)
+        for tool in sanitize.TOOLS:  # not after a hang: they would hang too
+            hung = results["test"][1].startswith(HUNG)
+            results[tool] = ("n/a", "") if hung else run_sanitizer(tool, step, binary, gpu)
         got = verdict(expect, results, gpu)
         wrong += got.startswith("WRONG")
         rows.append({"step": step, "solution": name, "expect": expect,
