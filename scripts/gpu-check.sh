@@ -126,10 +126,18 @@ if want compute75; then
   fi
 fi
 
-# 3. Exercises as shipped: they must compile (they did) and fail.
+# 3. Exercises as shipped: they must compile (they did) and fail; the learner solutions.
 if want exercises; then
   ctest --test-dir "$build" -L exercise -j 8 >"$logs/exercise.log" 2>&1
   note "exercises as shipped: $(grep -E 'tests passed|tests failed' "$logs/exercise.log" | tail -n 1)"
+  # The learner solutions (tests/learners/): every verdict as expected, racecheck and synccheck included.
+  if cmake --build "$build" --target tp_learners -j >"$logs/learners.log" 2>&1 &&
+     python3 tests/learners/learners.py run "$build/tests/learners/manifest.tsv" --gpu \
+       --summary "$results/learners_${gpu}_${day}.csv" >>"$logs/learners.log" 2>&1; then
+    note "learner solutions: $(tail -n 1 "$logs/learners.log")"
+  else
+    fail "learner solutions (see learners.log)"
+  fi
 fi
 
 # 4. Results.

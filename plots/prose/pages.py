@@ -226,3 +226,20 @@ def h100_coarsen_pct():
     if min(h100, h200) < 97:
         raise SystemExit("prose.pages: step 07 is more than 3 points from the copy on one of the GPUs")
     return f"{num(h100)}% on the H100 and {num(h200)}% on the H200"
+
+
+# ---------------------------------------------------------------------------------------------
+# The README's learner solutions: tests/learners/learners.py --gpu writes learners_<gpu>_<date>.csv.
+
+
+def learner_solutions():
+    """How many learner solutions the GPU check ran, of which right, wrong and right another way:
+    '32 (10 right, ...)'. The README says every verdict was the expected one (checked)."""
+    (path,) = results.files("learners", results.RESULTS, H100)[-1:]
+    rows = results.read(path).rows
+    off = [f"{r['step']}/{r['solution']}" for r in rows if r["verdict"] != "as expected"]
+    if off:
+        raise SystemExit(f"prose.pages: learner solutions not as expected: {', '.join(off)}")
+    kinds = [str(r["solution"]).split("_")[0] for r in rows]
+    return (f"{len(rows)} ({kinds.count('right')} the steps' own, {kinds.count('wrong')} wrong, "
+            f"{kinds.count('valid')} right another way)")

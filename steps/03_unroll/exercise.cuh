@@ -51,7 +51,9 @@ __global__ void transpose_unroll_kernel(T* __restrict__ out, const T* __restrict
       //           independent when each goes to its own register and no store sits between
       //           them: the stores wait for the second loop.
       //   Hint 2: input row oc starts at in_row; orow is the column within it. Check orow
-      //           against out_rows (the number of input columns).
+      //           against out_rows (the number of input columns), as the store will: a load
+      //           made unconditional (a clamped column) whose value is stored only under the
+      //           check is moved by the compiler into the store's branch, after a store.
     }
 #pragma unroll
     for (int k = 0; k < K; ++k) {
