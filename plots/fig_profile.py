@@ -2,7 +2,8 @@
 
 One panel per metric, one row per (step, kernel), a float bar and a half bar in each row.
 profile() shows every kernel; profile_step() one step's kernels plus the previous step's
-headline kernel, for that step's chapter.
+headline kernel, for that step's chapter. Both leave out the kernels that a step's newest
+results CSV no longer has (variants removed or renamed since the profile was taken).
 """
 import matplotlib.pyplot as plt
 
@@ -81,10 +82,19 @@ def _figure(table, rows, title):
     return fig
 
 
+def _current(rows, results):
+    """The rows whose kernel its step's newest results CSV still has (the references stay)."""
+    kernels = {}
+    for step in {r["step"] for r in rows if r["step"] != REF}:
+        table = newest(step, results)
+        kernels[step] = set() if table is None else set(table.values("kernel", table.where(step=step)))
+    return [r for r in rows if r["step"] == REF or r["kernel"] in kernels[r["step"]]]
+
+
 def profile(results=RESULTS):
-    """Every kernel of the newest ncu CSV."""
+    """Every current kernel of the newest ncu CSV."""
     ncu = require("ncu", results)
-    return _figure(ncu, ncu.rows, "Nsight Compute metrics of every kernel"), ncu.path.name
+    return _figure(ncu, _current(ncu.rows, results), "Nsight Compute metrics of every kernel"), ncu.path.name
 
 
 def profiled_steps(results=RESULTS):
@@ -113,7 +123,7 @@ def profile_step(step, results=RESULTS):
     ncu = require("ncu", results)
     steps = sorted({r["step"] for r in ncu.rows if r["step"] != REF})
     previous = _previous_headline(step, steps, results)
-    rows = [r for r in ncu.rows if r["step"] == step or (r["step"], r["kernel"]) == previous]
+    rows = [r for r in _current(ncu.rows, results) if r["step"] == step or (r["step"], r["kernel"]) == previous]
     if not any(r["step"] == step for r in rows):
         raise Missing(f"{ncu.path.name} has no rows for step {step}")
     title = f"Step {style.step_label(step)}: Nsight Compute metrics"
