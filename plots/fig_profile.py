@@ -83,12 +83,14 @@ def _figure(table, rows, title):
 
 
 def _current(rows, results):
-    """The rows whose kernel its step's newest results CSV still has (the references stay)."""
+    """The rows whose kernel its step's newest results CSV still has (the references, and the
+    steps without a results CSV, stay)."""
     kernels = {}
     for step in {r["step"] for r in rows if r["step"] != REF}:
         table = newest(step, results)
-        kernels[step] = set() if table is None else set(table.values("kernel", table.where(step=step)))
-    return [r for r in rows if r["step"] == REF or r["kernel"] in kernels[r["step"]]]
+        if table is not None:
+            kernels[step] = set(table.values("kernel", table.where(step=step)))
+    return [r for r in rows if r["step"] not in kernels or r["kernel"] in kernels[r["step"]]]
 
 
 def profile(results=RESULTS):
