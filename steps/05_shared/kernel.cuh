@@ -56,6 +56,43 @@ __global__ void shared_kernel(T* __restrict__ out, const T* __restrict__ in, int
 }
 // [shared]
 
+// [copy]
+/// The control, a copy through the same tile: the same 32 x 8 threads, shared-memory tile,
+/// barrier and coalesced loads, but each tile goes back to where it came from, read by rows
+/// (lane x reads tile[k][x]: 32 lanes, 32 banks, no conflict). What it loses against
+/// cudaMemcpy is the cost of staging; what shared_kernel loses beyond it is the transpose's.
+/// (Each thread reads back what it wrote itself; the barrier stays so that the control does
+/// everything the transpose does but the column read.)
+template <typename T>
+__global__ void shared_copy_kernel(T* __restrict__ out, const T* __restrict__ in, int rows, int cols) {
+  __shared__ T tile[kTile][kTile];
+  const unsigned c0 = blockIdx.x * kTile, c = c0 + threadIdx.x;
+  const unsigned tiles_y = (unsigned(rows) + kTile - 1) / kTile;
+  for (unsigned ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
+    const unsigned r0 = ty * kTile;
+    for (int k = threadIdx.y; k < kTile; k += kBlockRows) {
+      if (r0 + k < unsigned(rows) && c < unsigned(cols)) tile[k][threadIdx.x] = in[std::size_t(r0 + k) * cols + c];
+    }
+    __syncthreads();
+    for (int k = threadIdx.y; k < kTile; k += kBlockRows) {  // row k of the tile back to row r0 + k
+      if (r0 + k < unsigned(rows) && c < unsigned(cols)) out[std::size_t(r0 + k) * cols + c] = tile[k][threadIdx.x];
+    }
+    __syncthreads();
+  }
+}
+// [copy]
+
+/// Copy (not a transpose) of the rows x cols matrix `in` to `out` through shared_copy_kernel's
+/// tiles: the control of this step.
+template <typename T>
+void copy_shared(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
+  check_shape(rows, cols);
+  if (rows == 0 || cols == 0) return;
+  const dim3 grid(ceil_div(unsigned(cols), kTile), std::min(ceil_div(unsigned(rows), kTile), kMaxGridY));
+  shared_copy_kernel<<<grid, dim3(kTile, kBlockRows), 0, stream>>>(out, in, rows, cols);
+  TP_CHECK_LAUNCH("shared_copy_kernel");
+}
+
 /// Out-of-place transpose: `in` is rows x cols, row-major; `out` is cols x rows, row-major
 /// (the two must not overlap). One 32 x 32 tile per block of 32 x 8 threads.
 template <typename T>
