@@ -316,6 +316,24 @@ def shared_ceiling():
     return _whole(ceiling_gbps / _memcpy_gbps("05_shared") * 100)
 
 
+def _control(dtype):
+    """(shared_copy_32x8's, shared_32x8's) % of cudaMemcpy, `dtype` 16384², from the newest H100
+    run of 05_shared: the control was measured there, beside the step's kernel."""
+    (path,) = results.files("05_shared", results.RESULTS, "h100-80gb-hbm3")[-1:]
+    run = results.read(path)
+    return (pct(run, kernel="shared_copy_32x8", dtype=dtype, **LARGE),
+            pct(run, kernel="shared_32x8", dtype=dtype, **LARGE))
+
+
+def shared_control(dtype):
+    """The control (a copy through the same tile) and the transpose, `dtype`, H100: 'c% ... t%'.
+    The chapter says the copy loses less than the transpose in every type (checked)."""
+    copy, transpose = _control(dtype)
+    if not copy > transpose + 1:
+        raise SystemExit(f"prose.steps: the control ({copy:.1f}%) is not faster than shared_32x8 ({transpose:.1f}%)")
+    return f"{num(copy)}% of cudaMemcpy against the transpose's {num(transpose)}%"
+
+
 def shared_vec16(dtype):
     """Step 04's vec16_store, % of cudaMemcpy, `dtype` 16384², from 05_shared."""
     return _whole(_pct_large("05_shared", "vec16_store", dtype))
