@@ -120,16 +120,6 @@ def local_ms(gpus):
     return num(_local_model_ms(gpus), 1)
 
 
-def step07_pct():
-    """Step 07 (`coarsen`) on one H100, float 8192 x 16384, % of cudaMemcpy (median of step 08's
-    rectangle runs). The chapter says it comes close to the copy (checked: 90% or more)."""
-    from prose import pct
-    value = median([pct(t, kernel="coarsen", dtype="float", rows=8192, cols=16384) for t in runs("08_inplace_shapes")])
-    if value < 90:
-        _stop("step 07 is below 90% of cudaMemcpy on the H100")
-    return num(value, 1) + "%"
-
-
 def _step07_share():
     from prose import pct
     return median([pct(t, kernel="coarsen", dtype="float", rows=8192, cols=16384) for t in runs("08_inplace_shapes")]) / 100
