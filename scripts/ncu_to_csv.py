@@ -41,8 +41,9 @@ METRICS = {
     "l2_bytes": "device__attribute_l2_cache_size",
 }
 
-# Warp-state sampling: per cycle in which a warp scheduler issued, how many of its warps were
-# stalled for each reason (Nsight Compute's "Warp State Statistics"). The reasons a transpose
+# Warp-state sampling: for each reason, the warp-cycles stalled for it divided by the cycles in
+# which the scheduler issued, i.e. stall cycles per issued instruction (Nsight Compute's "Warp
+# State Statistics"; it can exceed the number of warps). The reasons a transpose
 # meets: waiting for global memory (long scoreboard), for shared memory (short scoreboard),
 # for a full shared-memory queue (MIO throttle), for a full global-memory queue (LG throttle),
 # at a barrier (__syncthreads), and after EXIT for outstanding stores (drain).

@@ -65,7 +65,7 @@ class NcuToCsv(unittest.TestCase):
         self.assertEqual(geam["smem_ld_wavefronts_per_req"], "32.00")
         self.assertEqual(geam["smem_bank_conflicts"], "3100")
         self.assertEqual(geam["ld_sectors_per_req"], "")           # no requests: no ratio
-        self.assertEqual(copy["stall_long_scoreboard"], "7.25")    # warps waiting on global memory
+        self.assertEqual(copy["stall_long_scoreboard"], "7.25")    # stall cycles per issued instruction, on global memory
         self.assertEqual(copy["stall_barrier"], "0.00")
 
     def test_refuses_to_guess_when_counts_differ(self):

@@ -356,12 +356,12 @@ def shared_st_wavefronts():
 
 
 def shared_short_scoreboard():
-    """Warps waiting on shared memory per issue cycle, shared_32x8 float, from ncu_stalls."""
+    """Stall cycles per issued instruction on shared-memory results, shared_32x8 float, from ncu_stalls."""
     return _whole(_metric("shared_32x8", "float", "stall_short_scoreboard", "ncu_stalls"))
 
 
 def padded_short_scoreboard():
-    """Warps waiting on shared memory per issue cycle, padded_32x8 float, from ncu_stalls."""
+    """Stall cycles per issued instruction on shared-memory results, padded_32x8 float, from ncu_stalls."""
     return _whole(_metric("padded_32x8", "float", "stall_short_scoreboard", "ncu_stalls"))
 
 
