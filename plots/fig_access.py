@@ -86,8 +86,9 @@ PATTERNS = {
         fn=access.tiled, warp=dict(bx=1, by=0, ty=2, j=0),
         block=dict(ty=range(access.BLOCK_Y), j=range(0, access.TILE, access.BLOCK_Y)),
         title="Step 05, tiled transpose: both global accesses are rows (the column walk is in shared memory)",
-        load="in[(by*32 + ty + j)*cols + bx*32 + tx]", store="out[(bx*32 + ty + j)*rows + by*32 + tx]",
-        where="tile[ty + j][tx] = in[...];  __syncthreads();  out[...] = tile[tx][ty + j]"),
+        load="in[(r0 + k)*cols + c0 + x]", store="out[(c0 + k)*rows + r0 + x]",
+        where="r0, c0 = the tile's corner,  x = threadIdx.x,  k = threadIdx.y + 8j:  "
+              "tile[k][x] = in[...];  __syncthreads();  out[...] = tile[x][k]"),
 }
 
 
