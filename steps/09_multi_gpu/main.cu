@@ -2,7 +2,8 @@
 // baseline). First the parts of the pipelined version alone: its chunks' exchanges, the ranks'
 // check, its local work (every pack and place, no exchange; and its packs and places apart);
 // then the all-to-all and the local work at once with no dependency (and each one's own time
-// while the other ran). Then the transposes: one exchange after transposing while packing
+// while the other ran), and the all-to-all beside two stand-ins for the local work: one that
+// holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh). Then the transposes: one exchange after transposing while packing
 // (1 chunk), and pipelined (4 chunks; --chunks for others). One thread per GPU, or one process
 // per GPU with --processes N. The comparison and CSV come from rank 0; times are the slowest
 // rank's.
@@ -17,6 +18,7 @@
 
 #include "09_multi_gpu/exercise.cuh"
 #include "09_multi_gpu/kernel.cuh"
+#include "09_multi_gpu/neighbours.cuh"
 #include "09_multi_gpu/ranks.hpp"
 #include "09_multi_gpu/shards.hpp"
 #include "tp/buffer.hpp"
@@ -39,18 +41,21 @@ struct Settings {
 };
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
-              kPacks = -6, kPlaces = -7;
+              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9;
+constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
   std::string name;
-  int chunks;  // the transpose's chunks, or one of the three above
+  int chunks;  // the transpose's chunks, or one of the constants above
   bool transposes() const { return chunks > 0 || chunks == kExercise; }
+  bool beside() const { return chunks == kBothAtOnce || chunks == kBesideSpin || chunks == kBesideStream; }
 };
 
 std::vector<Version> versions(const Settings& s) {
   std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges}, {"check", kCheck},
                             {"local_work", kLocalWork}, {"packs", kPacks}, {"places", kPlaces},
-                            {"both_at_once", kBothAtOnce}, {"exchange", 1}};
+                            {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
+                            {"beside_stream", kBesideStream}, {"exchange", 1}};
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
@@ -140,10 +145,21 @@ void exchanges(const Layout& l, ncclComm_t comm, cudaStream_t stream) {
   }
 }
 
-/// Enqueues one run of version `v` on this rank (`clocks`: where `both_at_once` times its parts).
+/// The second part beside the all-to-all: the local work, or one of its stand-ins (the spinning
+/// one for `cover_ms`, about as long as the all-to-all alone took).
+template <typename T>
+void neighbour(const Version& v, T* out, const T* in, const Layout& l, double cover_ms, cudaStream_t stream) {
+  if (v.chunks == kBothAtOnce) return local_work(out, in, l, stream);
+  if (v.chunks == kBesideSpin) return step09::neighbours::hold_sms(cover_ms, stream);
+  const std::size_t bytes = std::min(l.in_rows() * l.cols, l.out_rows() * l.rows) * sizeof(T) / 16 * 16;
+  step09::neighbours::stream_from_few_sms(out, in, bytes, kStreamPasses, stream);
+}
+
+/// Enqueues one run of version `v` on this rank (`clocks`: where the versions beside the
+/// all-to-all time their parts; `cover_ms`: the all-to-all's time alone).
 template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
-         PartClocks* clocks = nullptr) {
+         PartClocks* clocks = nullptr, double cover_ms = 0) {
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
@@ -155,8 +171,8 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
     return;
   }
   if (v.chunks == kAlltoall) return alltoall(out, in, l, comm, stream);
-  // kBothAtOnce: the all-to-all (into a buffer of its own, on the high-priority stream) and the
-  // local work at the same time, with no dependency between them: as much overlap as the GPU gives.
+  // Beside: the all-to-all (into a buffer of its own, on the high-priority stream) and the local
+  // work (or a stand-in) at the same time, with no dependency: as much overlap as the GPU gives.
   if (clocks != nullptr) clocks->start(stream);
   const Layout one{l.rows, l.cols, l.ranks, l.rank, 1};
   step09::Staging<T> spare(one, stream);  // its receive buffer holds out_rows x rows
@@ -165,7 +181,7 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
   alltoall(spare.recv(0), in, l, comm, side.get());
   if (clocks != nullptr) clocks->done(0, side.get());
   side.exchanged(0);
-  local_work(out, in, l, stream);
+  neighbour(v, out, in, l, cover_ms, stream);
   if (clocks != nullptr) clocks->done(1, stream);
   side.wait_exchanged(stream, 0);
 }
@@ -200,7 +216,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
   bool all_ok = true;
   for (const Version& v : versions(s)) {
     out.poison(stream);
-    run(v, out.as<T>(), in.as<T>(), l, comm, stream);
+    run(v, out.as<T>(), in.as<T>(), l, comm, stream, nullptr, alltoall_ms);
     TP_CUDA_CHECK(cudaStreamSynchronize(stream));
     out.download(got.data(), out.bytes());
     const CompareResult check = compare_bits(expected.data(), got.data(), l.out_rows(), l.rows);
@@ -212,7 +228,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
       std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
     }
     PartClocks clocks;
-    const Stats mine = time_work([&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, &clocks); },
+    const Stats mine = time_work([&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, &clocks, alltoall_ms); },
                                  stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
     // One row of the table and the CSV: the slowest rank's times.
     auto report = [&](const std::string& name, const Stats& stats) {
@@ -234,9 +250,9 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
       return ms[0];
     };
     const double ms = report(v.name, mine);
-    if (v.chunks == kBothAtOnce) {  // each part's own time while the other ran
+    if (v.beside()) {  // each part's own time while the other ran
       report(v.name + "_alltoall", clocks.stats(0, mine.reps));
-      report(v.name + "_local", clocks.stats(1, mine.reps));
+      report(v.name + (v.chunks == kBothAtOnce ? "_local" : "_neighbour"), clocks.stats(1, mine.reps));
     }
     if (v.transposes()) previous_ms = ms;
     if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
