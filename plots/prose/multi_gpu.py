@@ -10,6 +10,11 @@ Sources:
   `places`), and the all-to-all and the local work at once with no dependency between them
   (`both_at_once`) with each one's own time from the common start to its end
   (`both_at_once_alltoall`, `both_at_once_local`).
+- 09_multi_gpu_neighbours (a second job, float 65536 x 65536 on 2 and 4 GPUs): the all-to-all
+  beside two stand-ins for the local work, a kernel that holds every SM without touching
+  memory (`beside_spin`) and a DRAM stream from an eighth of the SMs (`beside_stream`), each
+  part's own time (`*_alltoall`, `*_neighbour`), beside the same job's `nccl_alltoall` and
+  `both_at_once`.
 - 08_inplace_shapes and its repeats (H100): cudaMemcpy's speed, for the prediction.
 A sentence that compares values is checked here: the function stops the run if the CSV no
 longer says what the sentence says.
@@ -428,3 +433,49 @@ def exchange_min_over_model_ms(gpus):
     if over <= 0:
         _stop("a repetition of exchange came within its model")
     return num(over, 1)
+
+
+# ---- what the all-to-all competes for (09_multi_gpu_neighbours) ----------------------------
+
+STREAM_PASSES = 3  # the DRAM stand-in copies the shard 3 times (kStreamPasses in main.cu)
+
+
+def _beside(kind, gpus):
+    """The all-to-all's time beside `kind` (spin, stream, or the local work: both_at_once) over
+    its time alone, in the neighbours job."""
+    run = table("09_multi_gpu_neighbours")
+    ms = {k: one(run.where(kernel=k, gpus=int(gpus), dtype="float"), k)["ms_median"]
+          for k in ("nccl_alltoall", f"beside_{kind}_alltoall" if kind != "local" else "both_at_once_alltoall")}
+    return ms[next(k for k in ms if k != "nccl_alltoall")] / ms["nccl_alltoall"]
+
+
+def _check_beside(gpus):
+    """The pages say holding the SMs costs the all-to-all little, the DRAM stream from few SMs
+    much more, the local work most (checked: spin under 1.15, stream at least 0.1 above spin,
+    local work above both)."""
+    spin, stream, local = (_beside(k, gpus) for k in ("spin", "stream", "local"))
+    if not (spin < 1.15 and stream > spin + 0.1 and local > stream):
+        _stop(f"on {gpus} GPUs the slowdowns are spin {spin:.2f}, stream {stream:.2f}, local {local:.2f}")
+
+
+def beside_slowdowns(gpus):
+    """'a, b and c times': the all-to-all beside the spinning kernel, the DRAM stream and the
+    local work, over alone (checked, _check_beside)."""
+    _check_beside(gpus)
+    return ", ".join(num(_beside(k, gpus), 2) for k in ("spin", "stream")) + f" and {num(_beside('local', gpus), 2)} times"
+
+
+def beside_slowdown(kind, gpus):
+    """The all-to-all beside `kind` (spin or stream) over alone (checked, _check_beside)."""
+    _check_beside(gpus)
+    return num(_beside(kind, gpus), 2)
+
+
+def stream_gbps(gpus):
+    """GB/s (read plus written) of the DRAM stand-in beside the all-to-all: 3 copies of the shard."""
+    run = table("09_multi_gpu_neighbours")
+    ms = one(run.where(kernel="beside_stream_neighbour", gpus=int(gpus), dtype="float"), "beside_stream_neighbour")["ms_median"]
+    moved = STREAM_PASSES * 2 * _shard_bytes(gpus) / ms / 1e6
+    if moved >= 0.5 * _copy_gbps():
+        _stop(f"the DRAM stream moved {moved:.0f} GB/s, not less than half of a copy's speed")
+    return num(moved, 0)
