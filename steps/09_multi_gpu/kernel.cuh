@@ -152,6 +152,8 @@ void place_received(T* out, const T* recv, const Layout& l, int k, cudaStream_t 
 /// with the caller's work. A shape, element type or chunk count that differs between ranks,
 /// or a null `in` or `out`, throws std::invalid_argument on every rank before anything is
 /// written (agree()); a null `comm` throws on its rank alone. Buffer sizes are not checked.
+/// The check waits for `stream` (the host blocks until the ranks agree); the transpose itself
+/// is enqueued on `stream` and returns before it is done.
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0,
                int chunks = kChunks) {
