@@ -434,6 +434,24 @@ def _ncu_0708(kernel, dtype, metric):
     return _metric(kernel, dtype, metric, "ncu_0708")
 
 
+def _coarsen_limits(dtype):
+    """(registers a thread, blocks of coarsen (256 threads) per SM by threads, by registers, by
+    shared memory), with ncu_0708's register and shared-memory counts."""
+    registers = int(_ncu_0708("coarsen", dtype, "registers"))
+    shared = int(_ncu_0708("coarsen", dtype, "shared_bytes"))
+    return (registers, THREADS_PER_SM // 256, REGISTERS_PER_SM // (256 * registers),
+            SHARED_PER_SM // (shared + SHARED_PER_BLOCK_RESERVED))
+
+
+def coarsen_blocks(dtype):
+    """'R registers a thread: B blocks by registers, S by shared memory', `dtype`. The chapter says
+    registers, not shared memory, set the blocks per SM (checked: the least of the three limits)."""
+    registers, by_threads, by_registers, by_shared = _coarsen_limits(dtype)
+    if not by_registers < min(by_threads, by_shared):
+        raise SystemExit(f"prose.steps: coarsen {dtype}: registers allow {by_registers} blocks, not the fewest")
+    return f"{registers} registers a thread: {by_registers} blocks by registers, {by_shared} by shared memory"
+
+
 def elem_half_registers():
     """tile256B_elem's registers per thread, half, from ncu_0708."""
     return _whole(_ncu_0708("tile256B_elem", "half", "registers"))
