@@ -131,7 +131,8 @@ if want exercises; then
   ctest --test-dir "$build" -L exercise -j 8 >"$logs/exercise.log" 2>&1
   note "exercises as shipped: $(grep -E 'tests passed|tests failed' "$logs/exercise.log" | tail -n 1)"
   # The learner solutions (tests/learners/): every verdict as expected, racecheck and synccheck included.
-  if cmake --build "$build" --target tp_learners -j >"$logs/learners.log" 2>&1 &&
+  if cmake -S . -B "$build" -DTP_LEARNERS=ON >"$logs/learners.log" 2>&1 &&
+     cmake --build "$build" --target tp_learners -j >>"$logs/learners.log" 2>&1 &&
      python3 tests/learners/learners.py run "$build/tests/learners/manifest.tsv" --gpu \
        --summary "$results/learners_${gpu}_${day}.csv" >>"$logs/learners.log" 2>&1; then
     note "learner solutions: $(tail -n 1 "$logs/learners.log")"
