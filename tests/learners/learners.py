@@ -165,8 +165,8 @@ def run(manifest, gpu, summary):
             print("--gpu, but no GPU ran the tests: skipped")
             return SKIP
         results["sass"] = run_sass(step, objects.split(";"), cuobjdump) if cuobjdump else ("skipped", "no cuobjdump")
-        for tool in sanitize.TOOLS:  # not after a hang: they would hang too
-            hung = results["test"][1].startswith(HUNG)
+        hung = results["test"][1].startswith(HUNG)  # then the sanitizers would hang too
+        for tool in sanitize.TOOLS:
             results[tool] = ("n/a", "") if hung else run_sanitizer(tool, step, binary, gpu)
         got = verdict(expect, results, gpu)
         wrong += got.startswith("WRONG")
