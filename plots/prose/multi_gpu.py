@@ -1,5 +1,5 @@
-"""Numbers quoted in steps/09_multi_gpu/README.md, the transpose across GPUs (see
-plots/prose/__init__.py).
+"""Numbers quoted in steps/09_multi_gpu/README.md and pipelining.md, the transpose across GPUs
+(see plots/prose/__init__.py).
 
 Sources:
 - 09_multi_gpu (one job on 4 H100 of one host): every version of the transpose, NCCL's
