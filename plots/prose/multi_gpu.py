@@ -96,8 +96,6 @@ def pytorch_local_ms(gpus):
     return num(_ms("pytorch", gpus) - _ms("pytorch_alltoall", gpus), 1)
 
 
-
-
 def local_pct_of_model(gpus):
     """The local work's speed as % of the model's (cudaMemcpy's). The chapter says it is twice as
     fast as PyTorch's copies (checked: 1.8 to 2.4 times)."""
@@ -180,17 +178,11 @@ def pipelined_model_ms(gpus):
     return num(_ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * _unhidden_share(gpus), 1)
 
 
-
-
 def chunk_model_ms(gpus, chunks):
     """The pipelined model with `chunks` chunks: the all-to-all plus what nothing hides, the first
     pack (1 / (2S) of the local work) and the last chunk's received pieces ((G - 1) / (2SG))."""
     g, c = int(gpus), int(chunks)
     return num(_ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g)), 1)
-
-
-
-
 
 
 def alltoall_slowdown(gpus):
@@ -206,10 +198,22 @@ def alltoall_slowdown(gpus):
     return num(_ms("both_at_once_alltoall", gpus) / _ms("nccl_alltoall", gpus), 2)
 
 
+def beside_over_pipelined(gpus):
+    """The all-to-all's time beside all the local work, and the pipelined transpose's. The chapter
+    says the first is longer on this many GPUs (checked: by more than 3%)."""
+    beside, pipelined = _ms("both_at_once_alltoall", gpus), _ms("pipelined", gpus)
+    if beside <= 1.03 * pipelined:
+        _stop(f"on {gpus} GPUs the all-to-all beside the local work is not longer than pipelined")
+    return f"{num(beside, 1)} ms against {num(pipelined, 1)}"
 
 
-
-
+def eight_over_four_chunks(gpus):
+    """`pipelined_8` and `pipelined` (4 chunks). The chapter says 8 chunks were faster on this many
+    GPUs (checked)."""
+    eight, four = _ms("pipelined_8", gpus), _ms("pipelined", gpus)
+    if eight >= four:
+        _stop(f"on {gpus} GPUs 8 chunks are not faster than 4")
+    return f"{num(eight, 1)} ms against {num(four, 1)}"
 
 
 def pytorch_local_by_type(gpus):
@@ -219,10 +223,6 @@ def pytorch_local_by_type(gpus):
     if not v[0] < v[1] < v[2]:
         _stop("PyTorch's copies do not grow with the number of elements")
     return f"{num(v[0], 1)}, {num(v[1], 1)} and {num(v[2], 1)} ms for double, float and half"
-
-
-
-
 
 
 def ms(kernel, gpus):
@@ -251,8 +251,6 @@ def overlap_saved_ms(gpus):
     return num(saved, 1)
 
 
-
-
 def model_saved_ms(gpus):
     """What the models say pipelining saves against one chunk: (1 - 1 / (2G)) - the unhidden share
     of the model's local work (21/32 on 4 GPUs). The chapter says the measured saving is less than
@@ -262,14 +260,6 @@ def model_saved_ms(gpus):
     if _ms("exchange", gpus) - _ms("pipelined", gpus) >= model / 2:
         _stop(f"on {gpus} GPUs pipelining saved half of what the models say, or more")
     return num(model, 1)
-
-
-
-
-
-
-
-
 
 
 def speedup_pytorch(gpus, dtype="float"):
