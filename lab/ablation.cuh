@@ -1,16 +1,16 @@
-/// @file steps/07_coarsen/ablation.cuh
-/// @brief Step 07's ablation: the way from step 06's kernel to the headline, one idea per row.
+/// @file lab/ablation.cuh
+/// @brief Step 07's first ablation, one idea per row, with the ideas that measured as noise:
+/// evict-first hints and column pairs. Step 07's headline had both until commit e3624a5
+/// (`git show e3624a5:steps/07_coarsen/kernel.cuh`).
 ///
 /// Each row is a type that inherits the row above and switches on exactly one idea:
 ///
 ///     step 06 padded_32x8 -> Coarsened -> Vec16 -> EvictFirstStores -> CpAsync -> ColumnPairs
-///     -> the headline (kernel.cuh: ColumnPairs with the tiles in column order)
 ///
 /// One kernel reads the switches; a switch that cannot apply to its row (cp.async or column
 /// pairs without 16-byte accesses, say) is a compile error, never a silent no-op. The tiles
-/// are taken in row-major order (the launch order); the headline's column order is its own
-/// last step. EvictFirstLoads is not on the way to the headline: it measures the evict-first
-/// hint on the loads alone (the lab shows it), as EvictFirstStores does on the stores.
+/// are taken in row-major order (the launch order). EvictFirstLoads measures the evict-first
+/// hint on the loads alone, as EvictFirstStores does on the stores.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -22,8 +22,17 @@
 #include <type_traits>
 
 #include "07_coarsen/kernel.cuh"
+#include "tile_parts.cuh"  // Pair, split_pairs
 
-namespace tp::step07::ablation {
+namespace tp::lab::ablation {
+
+using coarsen::detail::Pair;
+using coarsen::detail::split_pairs;
+using step07::kSide;
+using step07::kThreads;
+using step07::rows_16_aligned;
+using step07::slot;
+using step07::transpose_elements;
 
 /// Row 1: step 06's kernel with 256 x 256-byte tiles and 256 threads: more bytes per thread,
 /// one element per access, step 06's element swizzle.
@@ -40,12 +49,12 @@ struct Vec16 : Coarsened { static constexpr bool kVec16 = true; };
 struct EvictFirstStores : Vec16 { static constexpr bool kEvictFirstStores = true; };
 /// Row 4: + cp.async loads instead of loads through registers.
 struct CpAsync : EvictFirstStores { static constexpr bool kCpAsync = true; };
-/// Row 5: + column pairs in the store phase. The headline adds the column order to this row.
+/// Row 5: + column pairs in the store phase.
 struct ColumnPairs : CpAsync { static constexpr bool kPairs = true; };
 /// Beside the ablation: Vec16 + the evict-first hint on the loads alone.
 struct EvictFirstLoads : Vec16 { static constexpr bool kEvictFirstLoads = true; };
 
-/// One tile of the row's kernel: the headline's move_tile() with the row's switches.
+/// One tile of the row's kernel: step 07's move_tile() with the row's switches.
 template <typename T, typename Row, bool kEdge>
 __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
                                           int cols, std::size_t r0, std::size_t c0) {
@@ -111,7 +120,7 @@ __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T*
       memcpy(&packed, v, sizeof(packed));
       put(p, packed);
     } else {
-      Pair<T> w[kV];  // as the headline: one (column j, column j + 1) word per tile row
+      Pair<T> w[kV];  // one (column j, column j + 1) word per tile row
 #pragma unroll
       for (int k = 0; k < kV; ++k) w[k] = *reinterpret_cast<const Pair<T>*>(&at(q * kV + k, j));
       uint4 first, second;
@@ -142,7 +151,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 /// The transpose of ablation row `Row` (same API as tp::step07::transpose). Rows with
-/// 16-byte accesses take the headline's element path where those cannot run.
+/// 16-byte accesses take step 07's element path where those cannot run.
 template <typename Row, typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);
@@ -155,4 +164,4 @@ void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0)
   TP_CHECK_LAUNCH("ablation_kernel");
 }
 
-}  // namespace tp::step07::ablation
+}  // namespace tp::lab::ablation

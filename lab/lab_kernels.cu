@@ -5,7 +5,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "07_coarsen/ablation.cuh"
+#include "ablation.cuh"
 #include "inplace_lab.cuh"
 #include "launchers.hpp"
 #include "lean_tile.cuh"
@@ -22,7 +22,7 @@ namespace {
 
 /// The evict-first hint on the loads AND the stores (what the first ablation measured as one
 /// row): beside the main line's EvictFirstStores and the loads-only EvictFirstLoads.
-struct EvictFirstBoth : step07::ablation::EvictFirstStores {
+struct EvictFirstBoth : ablation::EvictFirstStores {
   static constexpr bool kEvictFirstLoads = true;
 };
 
@@ -44,7 +44,6 @@ auto at_most_blocks_per_sm(int blocks) {
 
 std::vector<Kernel> coarsen_kernels() {
   using namespace coarsen;
-  namespace ab = step07::ablation;
   auto row = [](std::string name, auto launch) { return make_kernel("lab", std::move(name), Op::transpose, launch); };
   auto offset1 = [&](const std::string& name, auto launch) { return at_offset(row(name, launch), name, 1); };
   return {record_kernel(),
@@ -83,8 +82,15 @@ std::vector<Kernel> coarsen_kernels() {
           row("parity32", [](auto* out, const auto* in, int rows, int cols, cudaStream_t stream) {
             parity::transpose<32>(out, in, rows, cols, stream, TP_LAUNCHER(transpose_record_general));
           }),
-          row("evict_first_loads", TP_LAUNCHER(ab::transpose<ab::EvictFirstLoads>)),
-          row("evict_first_both", TP_LAUNCHER(ab::transpose<EvictFirstBoth>)),
+          // Step 07's first ablation (lab/ablation.cuh), row-major tile order: the rows that
+          // left the main line, and the evict-first hint on the loads.
+          row("tile256B_elem", TP_LAUNCHER(ablation::transpose<ablation::Coarsened>)),
+          row("tile256B_vec16", TP_LAUNCHER(ablation::transpose<ablation::Vec16>)),
+          row("evict_first_stores", TP_LAUNCHER(ablation::transpose<ablation::EvictFirstStores>)),
+          row("ablation_cp_async", TP_LAUNCHER(ablation::transpose<ablation::CpAsync>)),
+          row("column_pairs", TP_LAUNCHER(ablation::transpose<ablation::ColumnPairs>)),
+          row("evict_first_loads", TP_LAUNCHER(ablation::transpose<ablation::EvictFirstLoads>)),
+          row("evict_first_both", TP_LAUNCHER(ablation::transpose<EvictFirstBoth>)),
           row("runs256", TP_LAUNCHER((transpose_with<256, 256, 256, kRuns256>))),
           row("runs128_pairs", TP_LAUNCHER((transpose_with<256, 256, 256, (kHeadline & ~kStore256)>))),
           row("headline_tile256", TP_LAUNCHER((transpose_tiles<256, 256>))),
@@ -114,6 +120,8 @@ std::vector<Kernel> coarsen_kernels() {
           }),
           row("tile256_no_cs", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~kStreaming>))),
           row("tile256_no_cs_async", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~(kStreaming | kCpAsync)>))),
+          // Step 07's headline since e3624a5: neither the evict-first hint nor column pairs.
+          row("tile256_no_cs_no_pairs", TP_LAUNCHER((transpose_tiles<256, 256, kHeadline & ~(kStreaming | kPairs)>))),
           row("order_rows", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline & ~kColumns>))),
           row("regions_always", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline | kInterleave>))),
           row("regions_never", TP_LAUNCHER((transpose_with<256, 256, 256, kHeadline>))),

@@ -14,8 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "07_coarsen/kernel.cuh"  // Pair, split_pairs
-#include "tile_parts.cuh"  // the swizzle (slot), pack16
+#include "tile_parts.cuh"  // the swizzle (slot), pack16, Pair, split_pairs
 #include "tp/async.cuh"
 #include "tp/error.hpp"
 #include "tp/launch.cuh"  // kMaxGridY
@@ -59,11 +58,11 @@ __global__ void __launch_bounds__(kThreads) lean_kernel(T* __restrict__ out, con
     for (int i = 0; i < kPerThread / 2; ++i) {
       const int idx = threadIdx.x + i * kThreads;
       const int q = idx % kChunks, j = 2 * (idx / kChunks);  // chunk q of output rows j and j + 1
-      step07::Pair<T> w[kV];  // the column pair (j, j + 1) of the chunk's kV tile rows
+      coarsen::detail::Pair<T> w[kV];  // the column pair (j, j + 1) of the chunk's kV tile rows
 #pragma unroll
-      for (int k = 0; k < kV; ++k) w[k] = *reinterpret_cast<const step07::Pair<T>*>(&at(q * kV + k, j));
+      for (int k = 0; k < kV; ++k) w[k] = *reinterpret_cast<const coarsen::detail::Pair<T>*>(&at(q * kV + k, j));
       uint4 first, second;
-      step07::split_pairs<T>(w, first, second);
+      coarsen::detail::split_pairs<T>(w, first, second);
       tp::store16(out + (c0 + j) * rows + r0 + q * kV, first);
       tp::store16(out + (c0 + j + 1) * rows + r0 + q * kV, second);
     }

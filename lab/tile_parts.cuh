@@ -16,7 +16,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "07_coarsen/kernel.cuh"  // slot, Pair, split_pairs, rows_16_aligned
+#include "07_coarsen/kernel.cuh"  // slot, rows_16_aligned
 #include "tp/async.cuh"
 
 namespace tp::lab::coarsen::detail {
@@ -122,10 +122,32 @@ __device__ __forceinline__ uint4 pack16(Element element) {
   return packed;
 }
 
-/// Column pairs: step 07's word of 2 adjacent elements of a tile row and its split into two
-/// chunks (step07::Pair, step07::split_pairs).
-using step07::Pair;
-using step07::split_pairs;
+/// Column pairs (step 07's headline until e3624a5): two adjacent elements of a tile row,
+/// read as one word: tile columns j and j + 1.
+template <typename T>
+using Pair = std::conditional_t<sizeof(T) == 2, unsigned, std::conditional_t<sizeof(T) == 4, uint2, uint4>>;
+
+/// V words of column pairs (word k from tile row k of a chunk) -> chunk `first` (the low
+/// elements: tile column j) and chunk `second` (the high elements: tile column j + 1).
+template <typename T>
+__device__ __forceinline__ void split_pairs(const Pair<T>* w, uint4& first, uint4& second) {
+  if constexpr (sizeof(T) == 2) {  // 8 words of 2 halves: PRMT picks the low or the high halves
+    unsigned lo[4], hi[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      lo[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);  // low half of each word
+      hi[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);  // high half of each word
+    }
+    first = make_uint4(lo[0], lo[1], lo[2], lo[3]);
+    second = make_uint4(hi[0], hi[1], hi[2], hi[3]);
+  } else if constexpr (sizeof(T) == 4) {  // 4 words of 2 floats
+    first = make_uint4(w[0].x, w[1].x, w[2].x, w[3].x);
+    second = make_uint4(w[0].y, w[1].y, w[2].y, w[3].y);
+  } else {  // 2 words of 2 doubles (a double is .x.y or .z.w)
+    first = make_uint4(w[0].x, w[0].y, w[1].x, w[1].y);
+    second = make_uint4(w[0].z, w[0].w, w[1].z, w[1].w);
+  }
+}
 
 /// Interleaved regions: `items` work items split into `regions` contiguous regions of
 /// L = ceil(items / regions) items, and slot u takes item (u % regions) L + u / regions.

@@ -245,13 +245,13 @@ if want profile; then
   # (the 128 KB pitch); the 11584 square and its neighbours (chapter 07).
   profile_as ncu --sizes 8192 --dtype float,half
   PROFILE_ONCE=lab_profile_once profile_as ncu_double16384 --sizes 16384 --dtype double
-  # Steps 06 to 08 at the current commit: step 07's ablation rows and step 08 (chapters 07, 08).
+  # Steps 06 to 08 at the current commit: step 07's three parts and step 08 (chapters 07, 08).
   profile_as ncu_0708 --sizes 8192 --dtype float,half \
-    --kernels copy_vec16,padded_32x8,tile256B_elem,tile256B_vec16,evict_first_stores,cp_async,column_pairs,coarsen,inplace
+    --kernels copy_vec16,padded_32x8,wide_tiles,cp_async,coarsen,inplace
   PROFILE_ONCE=lab_profile_once profile_as ncu_occupancy --sizes 8192 --dtype float,half \
     --kernels coarsen,headline_tile256,blocks_per_sm_1,blocks_per_sm_2,blocks_per_sm_3
   profile_as ncu_11584 --sizes 11520,11584,11520x11584,11584x11520,8192x16384 --dtype half,float \
-    --kernels copy_vec16,column_pairs,coarsen
+    --kernels copy_vec16,cp_async,coarsen
   # The flat tiles at 4899 against the record at 4896: L2 and DRAM traffic (the lab's odd-shapes
   # section; the source keeps its name, ncu_strip, which plots/prose/lab.py reads).
   scripts/ncu-memory.sh "$build" "$results/ncu_strip_${gpu}_${day}.txt" half "4896 4899" \

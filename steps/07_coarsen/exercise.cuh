@@ -1,24 +1,24 @@
 /// @file steps/07_coarsen/exercise.cuh
-/// @brief Exercise 07: step 07's own ideas: the 16-byte chunk swizzle, and a store phase that
-/// reads column pairs and writes two output rows per thread.
+/// @brief Exercise 07: step 07's own idea: the 16-byte chunk swizzle, and a store phase that
+/// gathers V elements of a tile column through it and writes them with one 16-byte store.
 ///
-/// The kernel below is step 07's coarsen_kernel in row-major tile order, with one region (the
-/// `column_pairs` row of the chapter's ablation): tiles of 256 x 256 bytes (kSide<T> = 256 /
+/// The kernel below is step 07's part (b), `cp_async` in the chapter (wide.cuh's wide_kernel
+/// with cp.async loads, row-major tile order): tiles of 256 x 256 bytes (kSide<T> = 256 /
 /// sizeof(T) elements a side), 256 threads, V = 16 / sizeof(T) elements per 16-byte chunk.
-/// Done for you: the cp.async load phase, the barrier, the launcher and step 06's fallback
+/// Done for you: the cp.async load phase, the barriers, the launcher and step 06's fallback
 /// for shapes and pointers that rule out 16-byte rows. Yours: (1) slot(), the chunk swizzle;
-/// (2) the store phase's reads of column pairs; (3) its two 16-byte stores.
+/// (2) the store phase's reads of V elements of one tile column; (3) its 16-byte store.
 ///
 /// As shipped, slot() returns c (no swizzle: correct, but conflicted) and the store phase
 /// writes nothing, so the GPU tests fail; the CPU tests check slot() on the bank model. A
-/// correct solution runs at about the `column_pairs` row of the chapter's ablation table.
+/// correct solution runs at about the `cp_async` row of the chapter's tables.
 ///
-/// The solution is this step's own kernel.cuh: tp::step07::slot and tp::step07::move_tile's
-/// store phase. Read it only after trying.
+/// The solution is this step's wide.cuh: tp::step07::slot and tp::step07::store_tile. Read it
+/// only after trying.
 ///
 /// Check your work (the tests fail until the TODOs are done right):
 ///
-///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j
+///     cmake -S . -B build -DTP_EXERCISES=ON && cmake --build build -j 4
 ///     ctest --test-dir build -L exercise -R 07 --output-on-failure
 ///     build/bin/07_coarsen --exercise --predict P    # P: your prediction, % of cudaMemcpy
 #pragma once
@@ -28,9 +28,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <cstring>
 
-#include "07_coarsen/kernel.cuh"  // the step's constants, Pair and helpers, the fallback
-#include "tp/async.cuh"           // cp.async and the cache-hinted 16-byte stores
+#include "07_coarsen/wide.cuh"  // the step's constants and helpers, the fallback
+#include "tp/async.cuh"         // cp.async and the 16-byte store
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
@@ -64,13 +65,12 @@ __host__ __device__ constexpr int slot(int r, int c) {
 template <typename T, bool kEdge>
 __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
                                           int cols, std::size_t r0, std::size_t c0) {
-  constexpr int kV = 16 / sizeof(T), kN = kSide<T>;
-  constexpr int kLoads = kN * kChunks / kThreads;  // chunks per thread: 4 float, 8 half, 2 double
+  constexpr int kV = 16 / sizeof(T), kN = kSide<T>;  // kLoads<T>: chunks per thread, 4 float, 8 half, 2 double
 
   // Load phase (done): thread idx copies chunk idx % 16 of tile row idx / 16 straight into
   // shared memory, at the place your slot() gives.
 #pragma unroll
-  for (int i = 0; i < kLoads; ++i) {
+  for (int i = 0; i < kLoads<T>; ++i) {
     const int idx = threadIdx.x + i * kThreads;
     const int r = idx / kChunks, c = idx % kChunks * kV;  // tile row, first tile column of the chunk
     if (kEdge && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
@@ -79,35 +79,27 @@ __device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T*
   cp_async_wait_all();  // this thread's copies have landed
   __syncthreads();      // and everyone else's
 
-  // Store phase: thread idx writes chunk q = idx % 16 of output rows j and j + 1 (j = 2 (idx /
-  // 16)): output columns r0 + q V .. r0 + q V + V - 1, i.e. tile rows q V .. q V + V - 1 of
-  // tile columns j and j + 1. A warp writes 256 bytes of each of 4 output rows.
+  // Store phase: thread idx writes chunk q = idx % 16 of output row c0 + j (j = idx / 16):
+  // output columns r0 + q V .. r0 + q V + V - 1, i.e. tile rows q V .. q V + V - 1 of tile
+  // column j. A warp writes 256 contiguous bytes of each of 2 output rows.
+  // Unrolled by 2 only: a full unroll would hold the elements of every chunk in registers.
 #pragma unroll 2
-  for (int i = 0; i < kLoads / 2; ++i) {
+  for (int i = 0; i < kLoads<T>; ++i) {
     const int idx = threadIdx.x + i * kThreads;
-    const int q = idx % kChunks, j = 2 * (idx / kChunks);  // chunk, first of the two output rows
+    const int q = idx % kChunks, j = idx / kChunks;  // chunk of the output row, tile column
     if (kEdge && (c0 + j >= std::size_t(cols) || r0 + q * kV >= std::size_t(rows))) continue;
-    Pair<T> w[kV];  // one word per tile row: (column j, column j + 1)
-    // TODO(2): fill w[k], k = 0 .. kV - 1, with the two elements of tile row q * kV + k in
-    //          tile columns j and j + 1, read from shared memory as ONE Pair<T> each.
-    //   Hint 1: one read brings two columns: the two elements are neighbours in shared
-    //           memory, because j is even and slot() keeps an element's place in its chunk.
-    //   Hint 2: the load phase above shows where element (r, c) lives. Take the address of
-    //           the column-j element of tile row q * kV + k and read a Pair<T> there (it is
-    //           aligned to its own size).
-    T* p = out + (c0 + j) * rows + r0 + q * kV;  // out[c0 + j][r0 + q V ..], 16-byte aligned
-    // TODO(3): split w into two 16-byte chunks, the column-j elements for output row c0 + j
-    //          and the column-j + 1 elements for output row c0 + j + 1, and store each with
-    //          ONE 16-byte store (the step's has the evict-first hint; without it, the
-    //          chapter's ablation measures the same within the noise).
-    //   Hint 1: each word holds one element of each output row: the chunks are built by
-    //           picking halves of words, not by copying. Evict-first tells L2 to give a
-    //           written line up before the lines that are still to be read.
-    //   Hint 2: the [split] section of kernel.cuh has the helper that separates the words
-    //           into two uint4; tp/async.cuh has the 16-byte stores. Output row
-    //           c0 + j + 1 starts `rows` elements after output row c0 + j (cols is a multiple
-    //           of V, hence even: that row exists whenever row c0 + j does).
-    (void)p, (void)w;  // delete this line when the TODOs are done
+    [[maybe_unused]] T v[kV];  // tile column j, tile rows q V .. q V + V - 1
+    // TODO(2): fill v[k], k = 0 .. kV - 1, with the element of tile column j in tile row
+    //          q * kV + k, read from shared memory where the load phase put it.
+    //   Hint 1: the load phase above shows where element (r, c) lives: your slot() moves
+    //           it within its tile row.
+    //   Hint 2: tile[r * kN + slot<T>(r, c)].
+    [[maybe_unused]] T* p = out + (c0 + j) * rows + r0 + q * kV;  // out[c0 + j][r0 + q V ..], 16-byte aligned
+    // TODO(3): pack v into 16 bytes and write them to p with ONE 16-byte store.
+    //   Hint 1: the V elements are consecutive in the output row: copy them into a uint4
+    //           (memcpy of 16 bytes compiles to register moves), then store the uint4.
+    //   Hint 2: tp/async.cuh has store16(). A plain `*reinterpret_cast<uint4*>(p) = packed`
+    //           may compile to 4- or 8-byte stores (the chapter shows how to check).
   }
   __syncthreads();  // the tile is free for the next one
 }
@@ -130,7 +122,7 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-/// Same API as tp::step07::transpose.
+/// Same API as tp::step07::transpose_wide (part b).
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
   check_shape(rows, cols);

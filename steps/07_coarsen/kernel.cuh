@@ -1,24 +1,12 @@
 /// @file steps/07_coarsen/kernel.cuh
-/// @brief Step 07: step 06's tiled transpose, coarsened and widened until it moves bytes
-/// almost as fast as cudaMemcpy.
+/// @brief Step 07's headline, part (c): part (b)'s wide tiles with cp.async loads
+/// (wide.cuh), taken in an order that keeps the blocks in flight apart in DRAM.
 ///
-/// What changed from step 06 (same skeleton: tile, slot, load phase, barrier, store phase):
-/// - A tile is 256 bytes on each side (kSide = 256 / sizeof(T) elements: 64 floats, 128
-///   halves, 32 doubles) and a block of 256 threads moves it: 16 bytes x kSide / 16 per
-///   thread and phase instead of one element per pass.
-/// - Every global access is 16 bytes (V = 16 / sizeof(T) elements). Loads: cp.async copies
-///   16 bytes of an input row straight into shared memory, all of a thread's copies in
-///   flight at once. Stores: V elements of a tile column, packed into 16 bytes in
-///   registers, with the evict-first hint.
-/// - The swizzle works on 16-byte chunks: chunk c / V of tile row r is kept at chunk
-///   (c / V) XOR ((r / V) mod 8), so a row's chunks stay whole for the 16-byte copies and
-///   the column reads of the store phase spread over the banks.
-/// - Column pairs: a thread of the store phase reads two adjacent tile columns at once (one
-///   2-element word per tile row) and writes two output rows. A warp writes 256 bytes of
-///   each of 4 output rows.
+/// What changed from part (b): only which tile a block takes.
 /// - Tile order: the blocks take the tiles down the tile columns of `in`, so the blocks in
-///   flight write whole rows of `out`. Where the rows of `in` lie a multiple of 128 KB apart,
-///   the blocks take the tiles from two far-apart regions of the matrix at once.
+///   flight write whole rows of `out` (part b goes along the tile rows of `in`).
+/// - Where the rows of `in` lie a multiple of 128 KB apart, the blocks take the tiles from
+///   two far-apart regions of the order at once.
 /// - Shapes and pointers that rule out 16-byte accesses (rows or cols not a multiple of V,
 ///   a pointer not 16-byte aligned) take step 06's padded transpose: transpose_elements().
 #pragma once
@@ -28,105 +16,12 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
-#include <cstdint>
-#include <type_traits>
 
-#include "06_padded/kernel.cuh"  // the element path
-#include "tp/async.cuh"
+#include "07_coarsen/wide.cuh"  // parts (a) and (b): the tile, its swizzle, move_tile
 #include "tp/error.hpp"
 #include "tp/launch.cuh"
 
 namespace tp::step07 {
-
-constexpr int kThreads = 256;  // threads per block
-constexpr int kChunks = 16;    // 16-byte chunks per tile row (a tile row is 256 bytes)
-
-template <typename T>
-constexpr int kSide = 256 / sizeof(T);  // tile side in elements: 64 float, 128 half, 32 double
-
-// [slot]
-/// Shared-memory column of tile element (r, c): chunk c / V of tile row r is stored at chunk
-/// (c / V) XOR ((r / V) mod 8); the element keeps its place within the chunk.
-template <typename T>
-__host__ __device__ constexpr int slot(int r, int c) {
-  constexpr int kV = 16 / sizeof(T);   // elements per chunk
-  return c ^ (((r / kV) & 7) * kV);   // (r / V) mod 8; XOR with a multiple of V moves whole chunks
-}
-// [slot]
-
-// [split]
-/// Two adjacent elements of a tile row, read as one word: tile columns j and j + 1.
-template <typename T>
-using Pair = std::conditional_t<sizeof(T) == 2, unsigned, std::conditional_t<sizeof(T) == 4, uint2, uint4>>;
-
-/// V words of column pairs (word k from tile row k of a chunk) -> chunk `first` (the low
-/// elements: tile column j) and chunk `second` (the high elements: tile column j + 1).
-template <typename T>
-__device__ __forceinline__ void split_pairs(const Pair<T>* w, uint4& first, uint4& second) {
-  if constexpr (sizeof(T) == 2) {  // 8 words of 2 halves: PRMT picks the low or the high halves
-    unsigned lo[4], hi[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      lo[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x5410);  // low half of each word
-      hi[k] = __byte_perm(w[2 * k], w[2 * k + 1], 0x7632);  // high half of each word
-    }
-    first = make_uint4(lo[0], lo[1], lo[2], lo[3]);
-    second = make_uint4(hi[0], hi[1], hi[2], hi[3]);
-  } else if constexpr (sizeof(T) == 4) {  // 4 words of 2 floats
-    first = make_uint4(w[0].x, w[1].x, w[2].x, w[3].x);
-    second = make_uint4(w[0].y, w[1].y, w[2].y, w[3].y);
-  } else {  // 2 words of 2 doubles (a double is .x.y or .z.w)
-    first = make_uint4(w[0].x, w[0].y, w[1].x, w[1].y);
-    second = make_uint4(w[0].z, w[0].w, w[1].z, w[1].w);
-  }
-}
-// [split]
-
-// [tile]
-/// Moves the tile whose corner is in[r0][c0] to out[c0][r0]. kEdge: the tile crosses the
-/// last row or column of the matrix, so every access is checked (all other tiles skip it).
-template <typename T, bool kEdge>
-__device__ __forceinline__ void move_tile(T* tile, T* __restrict__ out, const T* __restrict__ in, int rows,
-                                          int cols, std::size_t r0, std::size_t c0) {
-  constexpr int kV = 16 / sizeof(T), kN = kSide<T>;
-  constexpr int kLoads = kN * kChunks / kThreads;  // chunks per thread: 4 float, 8 half, 2 double
-
-  // Load phase: thread idx copies chunk idx % 16 of tile row idx / 16 (coalesced: 16
-  // threads cover one 256-byte tile row), straight into shared memory.
-#pragma unroll
-  for (int i = 0; i < kLoads; ++i) {
-    const int idx = threadIdx.x + i * kThreads;
-    const int r = idx / kChunks, c = idx % kChunks * kV;  // tile row, first tile column of the chunk
-    if (kEdge && (r0 + r >= std::size_t(rows) || c0 + c >= std::size_t(cols))) continue;
-    cp_async16(&tile[r * kN + slot<T>(r, c)], in + (r0 + r) * cols + c0 + c);  // in[r0 + r][c0 + c ..]
-  }
-  cp_async_wait_all();  // this thread's copies have landed
-  __syncthreads();      // and everyone else's
-
-  // Store phase: thread idx writes chunk q = idx % 16 of output rows j and j + 1 (j = 2 (idx
-  // / 16)): output columns r0 + q V .. r0 + q V + V - 1, i.e. tile rows q V .. q V + V - 1
-  // of tile columns j and j + 1. A warp writes 256 bytes of each of 4 output rows.
-  // Unrolled by 2 only: a full unroll would hold all the words of every chunk in registers.
-#pragma unroll 2
-  for (int i = 0; i < kLoads / 2; ++i) {
-    const int idx = threadIdx.x + i * kThreads;
-    const int q = idx % kChunks, j = 2 * (idx / kChunks);  // chunk, first of the two output rows
-    if (kEdge && (c0 + j >= std::size_t(cols) || r0 + q * kV >= std::size_t(rows))) continue;
-    Pair<T> w[kV];  // one word per tile row: (column j, column j + 1)
-#pragma unroll
-    for (int k = 0; k < kV; ++k) {
-      const int r = q * kV + k;  // tile row = output column r0 + r
-      w[k] = *reinterpret_cast<const Pair<T>*>(&tile[r * kN + slot<T>(r, j)]);
-    }
-    uint4 first, second;  // output row c0 + j and output row c0 + j + 1, 16 bytes each
-    split_pairs<T>(w, first, second);
-    T* p = out + (c0 + j) * rows + r0 + q * kV;  // out[c0 + j][r0 + q V ..], 16-byte aligned
-    store16_evict_first(p, first);
-    store16_evict_first(p + rows, second);  // cols is even: row c0 + j + 1 exists
-  }
-  __syncthreads();  // the tile is free for the next one
-}
-// [tile]
 
 // [coarsen]
 /// One block moves one tile at a time (grid-stride over `slots`). Slot u -> tile t: with two
@@ -147,23 +42,10 @@ __global__ void __launch_bounds__(kThreads)
     if (t >= tiles) continue;                                      // a spare slot (the whole block)
     const std::size_t r0 = t % tiles_y * kN;  // first input row = first output column
     const std::size_t c0 = t / tiles_y * kN;  // first input column = first output row
-    if (r0 + kN <= std::size_t(rows) && c0 + kN <= std::size_t(cols)) {
-      move_tile<T, false>(tile, out, in, rows, cols, r0, c0);
-    } else {
-      move_tile<T, true>(tile, out, in, rows, cols, r0, c0);
-    }
+    move_any_tile<T, true>(tile, out, in, rows, cols, r0, c0);
   }
 }
 // [coarsen]
-
-/// The 16-byte path's condition: every input and output row starts 16-byte aligned, i.e.
-/// the pointers are, and rows and cols are multiples of V = 16 / sizeof(T).
-template <typename T>
-bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
-  constexpr int kV = 16 / sizeof(T);
-  return rows % kV == 0 && cols % kV == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
-         reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-}
 
 /// Whether the rows of `in` lie a multiple of 128 KB apart. The blocks in flight then read
 /// addresses that agree in their low 17 bits, and one region runs slower than two (measured
@@ -172,12 +54,6 @@ bool rows_16_aligned(const T* out, const T* in, int rows, int cols) {
 template <typename T>
 constexpr bool pitch_is_128k_multiple(int cols) {
   return std::size_t(cols) * sizeof(T) % (128 * 1024) == 0;
-}
-
-/// The element path: step 06's padded 32 x 32 tile, one element per access.
-template <typename T>
-void transpose_elements(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0) {
-  step06::transpose(out, in, rows, cols, stream);
 }
 
 // [launch]

@@ -87,15 +87,16 @@ TEST(Step07, TwoRegionsWhereRowsAreAMultipleOf128KBApart) {
 }
 
 // Step 07's swizzle on the bank model: each tile row's chunks are a permutation of the
-// row's chunks (whole and in place within), and the store phase's column-pair reads (a
-// warp: chunks q = 0..15 of pairs j = 0 and 2, one word of 2 elements per tile row k) take
-// the fewest wavefronts the request's bytes allow (32 x word / 128; the bank model of
-// tests/exercises/banks.hpp), except for 2-byte types: their 4-byte words could fill 32 banks in one wavefront, but the
-// 16 chunks a warp reads lie in 16 rows of 64 words each, whose 16 chunk positions fall on
-// 8 groups of 4 banks: 2 wavefronts, the price of writing 256 bytes of each output row.
+// row's chunks (whole and in place within), and the store phase's reads (a warp: chunks q =
+// 0..15 of tile columns j = 0 and 1, one element per tile row; the bank model of
+// tests/exercises/banks.hpp) take 2 wavefronts in every type. The 16 chunks a warp reads lie
+// in 16 rows; the swizzle puts them at 8 chunk positions, 8 groups of banks (a tile row of
+// 256 bytes is two turns of the banks), so 2 rows share each group: 2 wavefronts, where the
+// same reads without the swizzle take 16. The least the bytes allow is 1 for 2-byte types,
+// 1 for `float`, 2 for `double`.
 template <typename T>
-void expect_conflict_free_pairs() {
-  constexpr int kV = 16 / sizeof(T), kN = 256 / sizeof(T), kWord = 2 * sizeof(T);
+void expect_two_wavefronts_per_read() {
+  constexpr int kV = 16 / sizeof(T), kN = 256 / sizeof(T);
   for (int r = 0; r < kN; ++r) {
     std::vector<int> seen(kN, 0);
     for (int c = 0; c < kN; ++c) {
@@ -106,20 +107,21 @@ void expect_conflict_free_pairs() {
     for (int n : seen) ASSERT_EQ(n, 1) << "row " << r << " is not a permutation";
   }
   for (int k = 0; k < kV; ++k) {  // the warp's k-th read
-    std::array<std::uint64_t, tp::banks::kLanes> address{};
+    std::array<std::uint64_t, tp::banks::kLanes> swizzled{}, plain{};
     for (int lane = 0; lane < tp::banks::kLanes; ++lane) {
-      const int q = lane % 16, j = 2 * (lane / 16), r = q * kV + k;
-      address[lane] = (std::uint64_t(r) * kN + tp::step07::slot<T>(r, j)) * sizeof(T);
+      const int q = lane % 16, j = lane / 16, r = q * kV + k;
+      swizzled[lane] = (std::uint64_t(r) * kN + tp::step07::slot<T>(r, j)) * sizeof(T);
+      plain[lane] = (std::uint64_t(r) * kN + j) * sizeof(T);
     }
-    const int fewest = sizeof(T) == 2 ? 2 : 32 * kWord / 128;
-    EXPECT_EQ(tp::banks::wavefronts(address, kWord), fewest) << sizeof(T) << "-byte type, read " << k;
+    EXPECT_EQ(tp::banks::wavefronts(swizzled, sizeof(T)), 2) << sizeof(T) << "-byte type, read " << k;
+    EXPECT_EQ(tp::banks::wavefronts(plain, sizeof(T)), 16) << sizeof(T) << "-byte type, read " << k << ", no swizzle";
   }
 }
 
-TEST(Step07, ColumnPairReadsAreConflictFree) {
-  expect_conflict_free_pairs<__half>();
-  expect_conflict_free_pairs<float>();
-  expect_conflict_free_pairs<double>();
+TEST(Step07, StorePhaseReadsTakeTwoWavefronts) {
+  expect_two_wavefronts_per_read<__half>();
+  expect_two_wavefronts_per_read<float>();
+  expect_two_wavefronts_per_read<double>();
 }
 
 TEST(Registry, OnlyNamedKeepsTheListsOrderAndRefusesUnknownNames) {

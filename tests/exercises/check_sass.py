@@ -20,8 +20,8 @@ step's kernel in the given namespace.
     check_sass.py --self-test OBJECT...
         For every step in CHECKS: the step's own kernels (tp::stepNN) must pass and the shipped
         exercise skeleton (tp::stepNN::exercise) must fail, so that a check that cannot fail
-        is caught. And step 07's ablation: every row with 16-byte accesses stores 16 bytes at a
-        time, and the row without them (Coarsened) fails that rule. Exit 1 otherwise.
+        is caught. And step 07: every kernel stores 16 bytes at a time, and step 06's kernels
+        (one element per store) fail that rule. Exit 1 otherwise.
 
 Exit 77 (a skipped test for ctest) when cuobjdump is not found (1 instead when the environment
 sets TP_REQUIRE_CUOBJDUMP=1, as CI does) or the objects hold no SASS for compute capability 8.0
@@ -118,8 +118,8 @@ CHECKS = {
     ]),
     "07_coarsen": (r"coarsen_kernel<", [
         Rule("the tile is loaded with cp.async (LDGSTS)", has("LDGSTS")),
-        Rule("each thread stores two 16-byte chunks (STG.E.128, or STG.E.EF.128 with the "
-             "evict-first hint)", has_16_byte("STG", 2)),
+        Rule("each output chunk is written with one 16-byte store (STG.E.128: two in the store "
+             "loop, unrolled by 2)", has_16_byte("STG", 2)),
     ]),
 }
 
@@ -134,32 +134,32 @@ def only_16_byte_stores(sass):
     return not narrow or f"stores narrower than 16 bytes: {', '.join(narrow)}"
 
 
-# Step 07's ablation rows (tp::step07::ablation::ablation_kernel<T, Row>): those with 16-byte
-# accesses must store 16 bytes at a time (a plain `*p = packed` once compiled to 4-byte stores
-# and made the evict-first row look like a large gain); the element row must not, so the rule
-# can fail.
-ABLATION = r"^void tp::step07::ablation::ablation_kernel<[^,]+, tp::step07::ablation::(\w+)>"
-ABLATION_RULE = Rule("step 07's ablation rows with 16-byte accesses store 16 bytes at a time", only_16_byte_stores)
+# Step 07's kernels (parts a to c: tp::step07::wide_kernel and coarsen_kernel) must store 16
+# bytes at a time (a plain `*p = packed` once compiled to 4-byte stores, and made an
+# evict-first row look like a large gain); step 06's kernels, one element per store, must not,
+# so the rule can fail.
+WIDE = r"^void tp::step07::(wide_kernel|coarsen_kernel)<"
+ELEMENTS = r"^void tp::step06::"
+WIDE_RULE = Rule("step 07's kernels store 16 bytes at a time", only_16_byte_stores)
 
 
-def check_ablation(sass_by_kernel, out=print):
-    """ABLATION_RULE on the 16-byte rows (must hold) and on Coarsened (must not); True if both."""
-    rows = {}
-    for name, sass in sass_by_kernel.items():
-        if m := re.match(ABLATION, name):
-            rows.setdefault(m.group(1), []).append((name, sass))
-    if "Vec16" not in rows or "Coarsened" not in rows:
-        out(f"FAIL  07_coarsen ablation: rows Vec16 and Coarsened not found (found: {', '.join(sorted(rows)) or 'none'})")
+def check_wide_stores(sass_by_kernel, out=print):
+    """WIDE_RULE on step 07's kernels (must hold) and on step 06's (must not); True if both."""
+    wide = {n: s for n, s in sass_by_kernel.items() if re.match(WIDE, n)}
+    elements = {n: s for n, s in sass_by_kernel.items() if re.match(ELEMENTS, n)}
+    if not wide or not elements:
+        out("FAIL  07_coarsen: step 07's kernels or step 06's not found in the object files")
         return False
     ok = True
-    for row, kernels in sorted(rows.items()):
-        for name, sass in kernels:
-            held = ABLATION_RULE.holds(sass)
-            good = (held is True) != (row == "Coarsened")
-            ok = ok and good
-            if not good:
-                out(f"FAIL  {name.split('(')[0]}: " + (held if held is not True else "the element row passes the rule"))
-    out(f"{'ok  ' if ok else 'FAIL'}  07_coarsen: {ABLATION_RULE.says} (and the element row does not)")
+    for name, sass in sorted(wide.items()):
+        if (held := WIDE_RULE.holds(sass)) is not True:
+            ok = False
+            out(f"FAIL  {name.split('(')[0]}: {held}")
+    for name, sass in sorted(elements.items()):
+        if WIDE_RULE.holds(sass) is True:
+            ok = False
+            out(f"FAIL  {name.split('(')[0]}: step 06's kernel passes the rule")
+    out(f"{'ok  ' if ok else 'FAIL'}  07_coarsen: {WIDE_RULE.says} (and step 06's do not)")
     return ok
 
 
@@ -255,8 +255,8 @@ def main(argv):
         print(f"      ({step} skeleton as shipped: its checks must fail)")
         if check(step, f"tp::step{number}::exercise", sass, out=lambda line: print("      " + line)):
             wrong.append(f"{step}: the checks pass on the shipped skeleton, so they cannot fail")
-    if not check_ablation(sass):
-        wrong.append("07_coarsen: an ablation row's 16-byte stores were split, or the rule cannot fail")
+    if not check_wide_stores(sass):
+        wrong.append("07_coarsen: a 16-byte store of step 07 was split, or the rule cannot fail")
     print("\n".join(wrong) if wrong else "every check passes on the steps' kernels and fails on the skeletons")
     return 1 if wrong else 0
 
