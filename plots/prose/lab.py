@@ -295,6 +295,33 @@ def effect(idea, style="signed"):
     return _signed_span(values)
 
 
+def step07_h100(idea):
+    """lab_step07 (an H100, three runs): the points an idea that left step 07 moves the 256-byte
+    headline at 8192² and 16384², every type, median of three: "store_hint" (headline_tile256
+    against tile256_no_cs), "pairs" (tile256_no_cs against tile256_no_cs_no_pairs). The words:
+    within the noise (checked: under one point either way)."""
+    with_it, without = {"store_hint": ("headline_tile256", "tile256_no_cs"),
+                        "pairs": ("tile256_no_cs", "tile256_no_cs_no_pairs")}[idea]
+    tables = runs("lab_step07")
+    def at(kernel, dtype, size):
+        return median([pct(t, kernel=kernel, dtype=dtype, rows=size, cols=size) for t in tables])
+    values = [at(with_it, d, s) - at(without, d, s) for d in DTYPES for s in (8192, 16384)]
+    if max(abs(v) for v in values) >= 1:
+        _fail(f"{idea} on the H100 is within a point either way", values)
+    return _signed_span(values)
+
+
+def step07_both_h100():
+    """07_coarsen (an H100, three runs): step 07's headline with evict-first stores and column
+    pairs (coarsen_previous) against it without them (coarsen), 8192² and 16384², every type,
+    median of three. The words: within the noise (checked: under one point either way)."""
+    at = steps._h100_median  # the H100's three runs of 07_coarsen
+    values = [at("coarsen_previous", d, s) - at("coarsen", d, s) for d in DTYPES for s in (8192, 16384)]
+    if max(abs(v) for v in values) >= 1:
+        _fail("step 07's headline with both is within a point of it without", values)
+    return _signed_span(values)
+
+
 def regions_effect():
     """lab_coarsen, double, rows of `in` 128 KB apart: two regions against one (headline_tile256
     against regions_never) at 16384 x 16384 and at 8192 x 16384. The words: a gain at
@@ -389,15 +416,6 @@ def cap_cost():
         _fail("the cap leaves double where it was", values)
     others = [v for d, v in zip(DTYPES, values) if d != "double"]
     return span([-v for v in _check(others, "loss", "the cap costs float and the 2-byte types")])
-
-
-def register_counts():
-    """ncu_occupancy (8192), float: registers per thread of step 07's coarsen and of
-    headline_tile256, as 'A and B'. The words: they differ."""
-    regs = [row(table("ncu_occupancy"), kernel=k, dtype="float")["registers"] for k in ("coarsen", HEADLINE)]
-    if regs[0] == regs[1]:
-        _fail("coarsen and the headline compile to different register counts", regs)
-    return " and ".join(num(r, 0) for r in regs)
 
 
 REGISTERS_PER_SM = 65536  # 32-bit registers per SM (compute capability 9.0)

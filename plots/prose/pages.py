@@ -219,12 +219,12 @@ def h100_naive_higher():
 
 def h100_coarsen_pct():
     """Step 07 on the H100 and the H200, float 16384 x 16384, % of cudaMemcpy. The README says both
-    are within 3 points of the copy (checked)."""
+    end at the same place, within 4 points of the copy (checked)."""
     from prose import pct
     at = dict(kernel="coarsen", dtype="float", rows=16384, cols=16384)
     h100, h200 = pct(_h100_tour(), **at), pct(table("tour"), **at)
-    if min(h100, h200) < 97:
-        raise SystemExit("prose.pages: step 07 is more than 3 points from the copy on one of the GPUs")
+    if min(h100, h200) < 96:
+        raise SystemExit("prose.pages: step 07 is more than 4 points from the copy on one of the GPUs")
     return f"{num(h100)}% on the H100 and {num(h200)}% on the H200"
 
 

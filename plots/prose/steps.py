@@ -6,9 +6,10 @@ compute them, so that they follow the CSVs.
 """
 import math
 import re
+import statistics
 
 import results
-from prose import gbps, num, one, pct, span, table
+from prose import file, gbps, num, one, pct, span, table
 
 SMS = 132               # SMs of an H200 (its specification, as the chapters state it)
 THREADS_PER_SM = 2048   # resident threads per SM (compute capability 9.0)
@@ -405,15 +406,11 @@ def padded_occupancy_bound():
 
 
 # ---- step 07 ------------------------------------------------------------------------------
+# Measured on an H100 (three runs of 07_coarsen; ncu_0708), beside the older H200 ablation.
 
-def coarsen_memcpy_tbps():
-    """cudaMemcpy's TB/s, float 16384², from 07_coarsen (the chapter's first table)."""
-    return num(_memcpy_gbps("07_coarsen") / 1000)
-
-
-def coarsen_sm_read_gbps():
-    """GB/s each SM reads at cudaMemcpy's speed, from 07_coarsen's float 16384²."""
-    return _whole(_sm_read_gbps("07_coarsen"))
+H100 = "h100-80gb-hbm3"
+TYPES = ("float", "double", "half", "bf16")
+H200_ABLATION = "07_coarsen_h200_2026-11-25.csv"  # the ablation with evict-first and column pairs
 
 
 def _coarsen_in_flight_kb():
@@ -421,84 +418,113 @@ def _coarsen_in_flight_kb():
 
 
 def coarsen_in_flight_kb():
-    """KB of loads in flight per SM at 07_coarsen's cudaMemcpy speed and step 00's loaded latencies."""
+    """KB of loads in flight per SM at the H200's cudaMemcpy speed (07_coarsen, float 16384²) and
+    step 00's effective times per load (the lab's count of a whole tile in flight)."""
     return span(_coarsen_in_flight_kb(), digits=0)
 
 
-def coarsen_in_flight_kb_max():
-    """The larger of those, KB."""
-    return _whole(max(_coarsen_in_flight_kb()))
+def _h100(source):
+    """The newest CSV of `source` measured on the H100."""
+    paths = results.files(source, slug=H100)
+    if not paths:
+        raise SystemExit(f"prose.steps: no docs/results/{source}_{H100}_*.csv")
+    return results.read(paths[-1])
 
 
-def _ncu_0708(kernel, dtype, metric):
-    return _metric(kernel, dtype, metric, "ncu_0708")
+def _h100_median(kernel, dtype, size):
+    """% of cudaMemcpy of `kernel` at size x size, the median of the H100's three runs."""
+    tables = [_h100(s) for s in ("07_coarsen", "07_coarsen_run2", "07_coarsen_run3")]
+    return statistics.median(pct(t, kernel=kernel, dtype=dtype, rows=size, cols=size) for t in tables)
 
 
-def _coarsen_limits(dtype):
-    """(registers a thread, blocks of coarsen (256 threads) per SM by threads, by registers, by
-    shared memory), with ncu_0708's register and shared-memory counts."""
-    registers = int(_ncu_0708("coarsen", dtype, "registers"))
-    shared = int(_ncu_0708("coarsen", dtype, "shared_bytes"))
-    return (registers, THREADS_PER_SM // 256, REGISTERS_PER_SM // (256 * registers),
-            SHARED_PER_SM // (shared + SHARED_PER_BLOCK_RESERVED))
+def _signed(x):
+    text = num(x)
+    return "0.0" if float(text) == 0 else text if text.startswith("-") else "+" + text
 
 
-def coarsen_blocks(dtype):
-    """'R registers a thread: B blocks by registers, S by shared memory', `dtype`. The chapter says
-    registers, not shared memory, set the blocks per SM (checked: the least of the three limits)."""
-    registers, by_threads, by_registers, by_shared = _coarsen_limits(dtype)
-    if not by_registers < min(by_threads, by_shared):
-        raise SystemExit(f"prose.steps: coarsen {dtype}: registers allow {by_registers} blocks, not the fewest")
-    return f"{registers} registers a thread: {by_registers} blocks by registers, {by_shared} by shared memory"
+def part_gain(kernel, before, size, expect):
+    """Points that `kernel` gains over `before` at size x size, every type (median of three H100
+    runs). expect "gain": every type gains more than a point; "level": every type within 1.5
+    points either way (the chapter says so; checked)."""
+    gains = [_h100_median(kernel, d, int(size)) - _h100_median(before, d, int(size)) for d in TYPES]
+    if expect == "gain" and not all(g > 1 for g in gains):
+        raise SystemExit(f"prose.steps: {kernel} over {before} at {size}: {gains}, not a gain in every type")
+    if expect == "level" and not all(abs(g) <= 1.5 for g in gains):
+        raise SystemExit(f"prose.steps: {kernel} over {before} at {size}: {gains}, not within 1.5 points")
+    lo, hi = _signed(min(gains)), _signed(max(gains))
+    return lo if lo == hi else f"{lo} to {hi}"
 
 
-def elem_half_registers():
-    """tile256B_elem's registers per thread, half, from ncu_0708."""
-    return _whole(_ncu_0708("tile256B_elem", "half", "registers"))
+def left_to_copy(kernel, size):
+    """The points between `kernel` and cudaMemcpy at size x size over the four types (medians of
+    three H100 runs)."""
+    return span([100 - _h100_median(kernel, d, int(size)) for d in TYPES])
 
 
-def elem_half_occupancy():
-    """tile256B_elem's achieved occupancy, half, %, from ncu_0708."""
-    return num(_ncu_0708("tile256B_elem", "half", "occupancy_pct"))
+def median_row(kernel, size):
+    """One row of a step 07 table: `kernel`'s % of cudaMemcpy at size x size for float, double,
+    half and bf16, each the median of the H100's three runs."""
+    return " | ".join(f"{num(_h100_median(kernel, d, int(size)))}%" for d in TYPES)
 
 
-def elem_half_dram():
-    """tile256B_elem's DRAM throughput, half, % of peak, from ncu_0708."""
-    return _whole(_ncu_0708("tile256B_elem", "half", "dram_pct_of_peak"))
+def median_caption():
+    """Where step 07's median tables come from."""
+    tables = [_h100(s) for s in ("07_coarsen", "07_coarsen_run2", "07_coarsen_run3")]
+    first = tables[0].rows[0]
+    files = ", ".join(f"`{t.path.name}`" for t in tables)
+    return (f"% of cudaMemcpy, the median of three runs, each the median of {first['reps']} cold-L2 "
+            f"timings; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}; from {files}")
 
 
-def evict_half_registers():
-    """evict_first_stores' registers per thread, half, from ncu_0708."""
-    return _whole(_ncu_0708("evict_first_stores", "half", "registers"))
+def faster_than_headline(size):
+    """The types in which part (a) (wide_tiles) beats the headline at size x size (medians of three).
+    The chapter says three of the four at 16384 (checked: the count it prints)."""
+    won = [d for d in TYPES if _h100_median("wide_tiles", d, int(size)) > _h100_median("coarsen", d, int(size))]
+    return f"{len(won)} of the 4 types ({', '.join(f'`{d}`' for d in won)})"
 
 
-def cp_async_half_registers():
-    """cp_async's registers per thread, half, from ncu_0708."""
-    return _whole(_ncu_0708("cp_async", "half", "registers"))
+def part_span(kernel, size):
+    """`kernel`'s % of cudaMemcpy at size x size over the four types (median of three H100 runs)."""
+    return span([_h100_median(kernel, d, int(size)) for d in TYPES])
 
 
-def evict_dram(dtype):
-    """DRAM % of peak without and with evict-first stores (tile256B_vec16, evict_first_stores),
-    `dtype`, from ncu_0708."""
-    before, after = (_ncu_0708(k, dtype, "dram_pct_of_peak") for k in ("tile256B_vec16", "evict_first_stores"))
-    return f"{_whole(before)} and {_whole(after)}"
+def h200_gain(kernel, before, dtypes):
+    """Points that `kernel` gained over `before` at 16384 in the H200 ablation of 2026-11-25, for
+    `dtypes` ("all" or one type). The chapter says they gained more than a point (checked)."""
+    tbl = file(H200_ABLATION)
+    chosen = TYPES if dtypes == "all" else (dtypes,)
+    gains = [pct(tbl, kernel=kernel, dtype=d, **LARGE) - pct(tbl, kernel=before, dtype=d, **LARGE) for d in chosen]
+    if not all(g > 1 for g in gains):
+        raise SystemExit(f"prose.steps: on the H200 {kernel} over {before}: {gains}, not a gain")
+    lo, hi = _signed(min(gains)), _signed(max(gains))
+    return lo if lo == hi else f"{lo} to {hi}"
 
 
-def coarsen_span_16384():
-    """`coarsen`'s % of cudaMemcpy at 16384 over the four types, from 07_coarsen. The chapter says
-    it ends a few points short of the 100% predicted (checked: 90 to under 100 in every type)."""
-    values = [pct(table("07_coarsen"), kernel="coarsen", dtype=d, **LARGE) for d in ("float", "double", "half", "bf16")]
-    if not all(90 <= v < 100 for v in values):
-        raise SystemExit(f"prose.steps: coarsen at 16384 is {values}, not a few points short of the copy")
-    return span(values)
+def h200_pct(kernel, dtype):
+    """`kernel`'s % of cudaMemcpy at 16384 in the H200 ablation of 2026-11-25."""
+    return num(pct(file(H200_ABLATION), kernel=kernel, dtype=dtype, **LARGE))
 
 
-def evict_gain_16384():
-    """Points that the evict-first hint moves the ablation at 16384 (tile256B_vec16 to evict_first_stores),
-    every type, from 07_coarsen."""
-    tbl = table("07_coarsen")
-    return span([pct(tbl, kernel="evict_first_stores", dtype=d, rows=16384, cols=16384)
-                 - pct(tbl, kernel="tile256B_vec16", dtype=d, rows=16384, cols=16384)
-                 for d in ("float", "double", "half", "bf16")])
+def _ncu_h100(kernel, dtype, metric):
+    tbl = _h100("ncu_0708")
+    rows = [dict(t) for t in {tuple(sorted(r.items())) for r in tbl.where(kernel=kernel, dtype=dtype)}]
+    return one(rows, f"{kernel} {dtype} in {tbl.path.name}")[metric]
+
+
+def blocks_per_sm(kernel, dtype):
+    """'R registers a thread: B blocks per SM', with B the least of the limits by threads (256 a
+    block), registers and shared memory, from the H100's ncu_0708."""
+    registers = int(_ncu_h100(kernel, dtype, "registers"))
+    shared = int(_ncu_h100(kernel, dtype, "shared_bytes"))
+    blocks = min(THREADS_PER_SM // 256, REGISTERS_PER_SM // (256 * registers),
+                 SHARED_PER_SM // (shared + SHARED_PER_BLOCK_RESERVED))
+    return f"{registers} registers a thread, {blocks} blocks per SM"
+
+
+def copy_in_flight_kb():
+    """KB of 16-byte loads in flight per SM in the copy (copy_vec16, float): one per resident
+    thread, at its achieved occupancy on the H100 (ncu_0708)."""
+    return _whole(_ncu_h100("copy_vec16", "float", "occupancy_pct") / 100 * THREADS_PER_SM * 16 / 1024)
+
 
 

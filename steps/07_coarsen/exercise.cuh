@@ -3,8 +3,8 @@
 /// gathers V elements of a tile column through it and writes them with one 16-byte store.
 ///
 /// The kernel below is step 07's part (b), `cp_async` in the chapter (wide.cuh's wide_kernel
-/// with cp.async loads, row-major tile order): tiles of 256 x 256 bytes (kSide<T> = 256 /
-/// sizeof(T) elements a side), 256 threads, V = 16 / sizeof(T) elements per 16-byte chunk.
+/// with cp.async loads, row-major tile order): square tiles of kSide<T> = 256 / sizeof(T)
+/// elements a side (each tile row 256 bytes), 256 threads, V = 16 / sizeof(T) elements per 16-byte chunk.
 /// Done for you: the cp.async load phase, the barriers, the launcher and step 06's fallback
 /// for shapes and pointers that rule out 16-byte rows. Yours: (1) slot(), the chunk swizzle;
 /// (2) the store phase's reads of V elements of one tile column; (3) its 16-byte store.

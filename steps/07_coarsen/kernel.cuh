@@ -24,7 +24,8 @@
 namespace tp::step07 {
 
 // [coarsen]
-/// One block moves one tile at a time (grid-stride over `slots`). Slot u -> tile t: with two
+/// One block moves one tile at a time, grid-stride over the slots (per_region x regions of
+/// them; the launcher starts one block per slot where it can). Slot u -> tile t: with two
 /// regions, the even slots take tiles from the first half of the order, the odd slots from
 /// the second half. Tile t -> tile row t % tiles_y, tile column t / tiles_y: down the tile
 /// columns of `in`, i.e. along the tile rows of `out`.

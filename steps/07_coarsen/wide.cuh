@@ -3,9 +3,10 @@
 /// accesses through a chunk swizzle, first loading through registers, then by cp.async.
 ///
 /// What changed from step 06 (same skeleton: tile, slot, load phase, barrier, store phase):
-/// - A tile is 256 bytes on each side (kSide = 256 / sizeof(T) elements: 64 floats, 128
-///   halves, 32 doubles) and a block of 256 threads moves it: kLoads 16-byte chunks per
-///   thread and phase (4 float, 8 half, 2 double) instead of one element per pass.
+/// - A tile is square, kSide = 256 / sizeof(T) elements a side (64 floats, 128 halves, 32
+///   doubles), so each tile row is 256 bytes; a block of 256 threads moves it: kLoads
+///   16-byte chunks per thread and phase (4 float, 8 half, 2 double) instead of one element
+///   per pass.
 /// - Every global access is 16 bytes (V = 16 / sizeof(T) elements). Loads: 16 bytes of an
 ///   input row. Stores: V elements of a tile column, gathered from V tile rows and packed
 ///   into 16 bytes in registers.
