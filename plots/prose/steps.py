@@ -461,6 +461,35 @@ def left_to_copy(kernel, size):
     return span([100 - _h100_median(kernel, d, int(size)) for d in TYPES])
 
 
+def spread_07():
+    """The spread of a step 07 cell (kernel x type at 8192² or 16384²): highest minus lowest of
+    the H100's three runs, 'median M, at most X' points."""
+    tables = [_h100(s) for s in ("07_coarsen", "07_coarsen_run2", "07_coarsen_run3")]
+    spreads = []
+    for r in tables[0].rows:
+        if r["rows"] == r["cols"] and r["rows"] in (8192, 16384):
+            key = dict(kernel=r["kernel"], dtype=r["dtype"], rows=r["rows"], cols=r["cols"])
+            values = [pct(t, **key) for t in tables]
+            spreads.append(max(values) - min(values))
+    return f"median {num(statistics.median(spreads))}, at most {num(max(spreads))}"
+
+
+def smem_reads(kernel, dtype):
+    """Shared-memory wavefronts per load request of `kernel`, `dtype` (the H100's ncu_0708)."""
+    return num(_ncu_h100(kernel, dtype, "smem_ld_wavefronts_per_req"), 2)
+
+
+def odd_shape(dtype):
+    """step 07 (`coarsen`) at 4899² and 4896², `dtype`, % of cudaMemcpy (the H100's first run):
+    'a% at 4899 against b% at 4896'. The chapter says 4899 runs far slower (checked: by more
+    than 20 points)."""
+    tbl = _h100("07_coarsen")
+    odd, even = (pct(tbl, kernel="coarsen", dtype=dtype, rows=n, cols=n) for n in (4899, 4896))
+    if even - odd <= 20:
+        raise SystemExit(f"prose.steps: coarsen {dtype} at 4899 is not far slower than at 4896")
+    return f"{num(odd)}% at 4899 against {num(even)}% at 4896"
+
+
 def median_row(kernel, size):
     """One row of a step 07 table: `kernel`'s % of cudaMemcpy at size x size for float, double,
     half and bf16, each the median of the H100's three runs."""
