@@ -345,6 +345,30 @@ def shared(dtype):
     return _whole(_pct_large("05_shared", "shared_32x8", dtype))
 
 
+def padded_float():
+    """padded_32x8 (step 06), % of cudaMemcpy, float 16384², from 06_padded."""
+    return _whole(_pct_large("06_padded", "padded_32x8", "float"))
+
+
+def shared_ceiling_l1():
+    """The ceiling of shared_ceiling() with one more wavefront per 128 bytes for each global
+    access (a load and a store: 35 clocks instead of 33), % of cudaMemcpy."""
+    return _whole(2 * SMS * 128 * BOOST_GHZ / 35 / _memcpy_gbps("05_shared") * 100)
+
+
+def shared_ceiling_gbps():
+    """The shared-memory ceiling in GB/s (read plus written): 2 x SMs x 128 B x clock / 33."""
+    return _whole(2 * SMS * 128 * BOOST_GHZ / 33)
+
+
+def shared_ceiling_h100():
+    """The same ceiling (the H100 has the same 132 SMs and boost clock) as % of the H100's
+    cudaMemcpy, float 16384², from the H100 run of 05_shared."""
+    (path,) = results.files("05_shared", results.RESULTS, "h100-80gb-hbm3")[-1:]
+    copy = gbps(results.read(path), kernel="cudaMemcpy", dtype="float", **LARGE)
+    return _whole(2 * SMS * 128 * BOOST_GHZ / 33 / copy * 100)
+
+
 def shared_ld_wavefronts(dtype):
     """shared_32x8's shared-memory load wavefronts per request, `dtype`, from ncu."""
     return _whole(_metric("shared_32x8", dtype, "smem_ld_wavefronts_per_req"))
