@@ -180,6 +180,9 @@ if want results; then
     fi
     if [ "$name" = 07_coarsen ]; then
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4000x6000,4896,4899,8192x16384,11584,11585
+      for again in run2 run3; do  # the chapter quotes medians of three runs at these sizes
+        run "${name}_$again" "$name" --dtype all --sizes 8192,16384,8192x16384
+      done
     elif [ "$name" = 08_inplace ]; then  # squares (4097: the element path), then two rectangles
       run "$name" "$name" --dtype all --sizes 1024,2048,4096,8192,16384,16416,4097
       run 08_inplace_rect "$name" --dtype all --sizes 8192x16384,10000x7000
@@ -220,6 +223,11 @@ if want lab; then
     --kernels record,record_general,record_offset1,record_offset8,moved128_offset1
   run lab_small_orders lab_coarsen --dtype float,bf16,double --sizes 2048,3072,4096 \
     --kernels record,tile128_no_cs,tile128_no_cs_rows,tile128_no_cs_no_pairs,tile256_no_cs,headline_tile128
+  # What left step 07's headline (the evict-first hint, column pairs): three runs (the lab's table).
+  for source in lab_step07 lab_step07_run2 lab_step07_run3; do
+    run "$source" lab_coarsen --dtype all --sizes 8192,16384 \
+      --kernels headline_tile256,tile256_no_cs,tile256_no_cs_no_pairs,tile256B_elem,tile256B_vec16,evict_first_stores,ablation_cp_async,column_pairs
+  done
   run lab_inplace lab_inplace --dtype all --sizes 8192,16384
   if [ "${TUNE:-0}" = 1 ]; then
     run lab_tune lab_tune --dtype all --sizes 2048,4096,8192,11520,11584,16384
