@@ -202,6 +202,40 @@ def cap(dtype):
 
 # ---- step 01 ------------------------------------------------------------------------------
 
+def copy_2d(dtype):
+    """copy_2d (step 00's one-element-per-thread copy on a 2-D grid), % of cudaMemcpy, `dtype`
+    16384², from 00_copy: the loads and threads that steps 01 and 02 share."""
+    return _whole(_pct_large("00_copy", "copy_2d", dtype))
+
+
+def _store_ratio(dtype):
+    """naive_row's store sectors per request over copy_2d's (ncu): how many times the copy's
+    store transactions step 01 sends to L2."""
+    return _metric("naive_row", dtype, "st_sectors_per_req") / _metric("copy_2d", dtype, "st_sectors_per_req")
+
+
+def row_bounds(dtype):
+    """Step 01's predicted range, `dtype`: copy_2d's % over the store ratio (if store transactions
+    bound both kernels) to copy_2d's % (if they cost nothing): 'L to H%'. The chapter says the
+    measurement falls between them (checked)."""
+    high = _pct_large("00_copy", "copy_2d", dtype)
+    low = high / _store_ratio(dtype)
+    measured = _pct_large("01_naive_row", "naive_row", dtype)
+    if not low < measured < high:
+        raise SystemExit(f"prose.steps: naive_row {dtype} {measured} is outside {low}..{high}")
+    return f"{num(low)} to {_whole(high)}%"
+
+
+def store_ratio(dtype):
+    """The store ratio of row_bounds, a whole number."""
+    return _whole(_store_ratio(dtype))
+
+
+def naive_row_pct(dtype):
+    """naive_row, % of cudaMemcpy, `dtype` 16384², from 01_naive_row."""
+    return num(_pct_large("01_naive_row", "naive_row", dtype))
+
+
 def _naive_row_gbps(dtype):
     return gbps(table("01_naive_row"), kernel="naive_row", dtype=dtype, **LARGE)
 
@@ -257,6 +291,41 @@ def naive_col_ld_sectors():
 def naive_col_st_sectors(dtype):
     """naive_col's sectors per store request, `dtype`, from ncu."""
     return _whole(_metric("naive_col", dtype, "st_sectors_per_req"))
+
+
+def col_bounds(dtype):
+    """Step 02's predicted range, `dtype`: step 01's measured % to copy_2d's %. The chapter says the
+    measurement falls between them (checked)."""
+    low = _pct_large("01_naive_row", "naive_row", dtype)
+    high = _pct_large("00_copy", "copy_2d", dtype)
+    measured = _pct_large("02_naive_col", "naive_col", dtype)
+    if not low < measured < high:
+        raise SystemExit(f"prose.steps: naive_col {dtype} {measured} is outside {low}..{high}")
+    return f"{num(low)} to {_whole(high)}%"
+
+
+def naive_col_pct(dtype):
+    """naive_col, % of cudaMemcpy, `dtype` 16384², from 02_naive_col."""
+    return num(_pct_large("02_naive_col", "naive_col", dtype))
+
+
+def vec16_prediction(dtype):
+    """Step 04's prediction from step 03's unroll4 (16384², 03_unroll): float, the same four loads
+    in flight, 'about X%'; half, eight loads in flight, twice unroll4's if bytes in flight bound it,
+    'X% if the loads' lookups bound it, up to Y% if bytes in flight do'."""
+    base = _pct_large("03_unroll", "unroll4", dtype)
+    if dtype == "float":
+        return f"about {_whole(base)}%"
+    return f"{_whole(base)}% if the loads' sector lookups bound it, up to {_whole(2 * base)}% if bytes in flight do"
+
+
+def vec16_pct(dtype):
+    """vec16_store, % of cudaMemcpy, `dtype` 16384², from 04_vectorize; the chapter says it is level
+    with unroll4 (checked: within a point)."""
+    v, base = _pct_large("04_vectorize", "vec16_store", dtype), _pct_large("03_unroll", "unroll4", dtype)
+    if abs(v - base) > 1:
+        raise SystemExit(f"prose.steps: vec16_store {dtype} {v} is not level with unroll4 {base}")
+    return num(v)
 
 
 # ---- step 03 ------------------------------------------------------------------------------

@@ -24,9 +24,9 @@
 namespace tp::step07 {
 
 // [coarsen]
-/// One block moves one tile at a time, grid-stride over the slots (per_region x regions of
-/// them; the launcher starts one block per slot where it can). Slot u -> tile t: with two
-/// regions, the even slots take tiles from the first half of the order, the odd slots from
+/// One block moves one tile at a time, grid-stride over the turns (per_region x regions of
+/// them; the launcher starts one block per turn where it can). Turn u -> tile t: with two
+/// regions, the even turns take tiles from the first half of the order, the odd turns from
 /// the second half. Tile t -> tile row t % tiles_y, tile column t / tiles_y: down the tile
 /// columns of `in`, i.e. along the tile rows of `out`.
 template <typename T>
@@ -39,8 +39,8 @@ __global__ void __launch_bounds__(kThreads)
 
   const std::size_t per_region = (tiles + regions - 1) / regions;
   for (std::size_t u = blockIdx.x; u < per_region * regions; u += gridDim.x) {
-    const std::size_t t = u % regions * per_region + u / regions;  // the tile of slot u
-    if (t >= tiles) continue;                                      // a spare slot (the whole block)
+    const std::size_t t = u % regions * per_region + u / regions;  // the tile of turn u
+    if (t >= tiles) continue;                                      // a spare turn (the whole block)
     const std::size_t r0 = t % tiles_y * kN;  // first input row = first output column
     const std::size_t c0 = t / tiles_y * kN;  // first input column = first output row
     move_any_tile<T, true>(tile, out, in, rows, cols, r0, c0);
@@ -68,8 +68,8 @@ void transpose(T* out, const T* in, int rows, int cols, cudaStream_t stream = 0)
   const std::size_t tiles_y = ceil_div(std::size_t(rows), std::size_t(kSide<T>));
   const std::size_t tiles = tiles_y * ceil_div(std::size_t(cols), std::size_t(kSide<T>));
   const unsigned regions = pitch_is_128k_multiple<T>(cols) ? 2 : 1;
-  const std::size_t slots = ceil_div(tiles, std::size_t(regions)) * regions;
-  const unsigned blocks = unsigned(std::min<std::size_t>(slots, INT_MAX));  // beyond: the grid-stride loop
+  const std::size_t turns = ceil_div(tiles, std::size_t(regions)) * regions;
+  const unsigned blocks = unsigned(std::min<std::size_t>(turns, INT_MAX));  // beyond: the grid-stride loop
   coarsen_kernel<T><<<blocks, kThreads, 0, stream>>>(out, in, rows, cols, tiles_y, tiles, regions);
   TP_CHECK_LAUNCH("coarsen_kernel");
 }
