@@ -46,7 +46,7 @@ __global__ void shared_kernel(T* __restrict__ out, const T* __restrict__ in, int
     __syncthreads();  // the whole tile is in shared memory before anyone reads a column of it
 
     // Store: lane x writes out[c0 + k][r0 + x]: a warp writes 32 consecutive elements of one
-    // output row, taken from COLUMN k of the tile: tile[x][k], 32 lanes in one bank.
+    // output row, taken from COLUMN k of the tile: tile[x][k], 32 lanes in one bank (4-byte T).
     const unsigned oc = r0 + threadIdx.x;  // output column = input row
     for (int k = threadIdx.y; k < kTile; k += kBlockRows) {
       if (c0 + k < unsigned(cols) && oc < unsigned(rows)) out[std::size_t(c0 + k) * rows + oc] = tile[threadIdx.x][k];
