@@ -579,6 +579,11 @@ def part_gain(kernel, before, size, expect):
     return lo if lo == hi else f"{lo} to {hi}"
 
 
+def h100_pct(kernel, dtype, size):
+    """`kernel`'s % of cudaMemcpy at size x size, `dtype`, whole (median of the H100's three runs)."""
+    return _whole(_h100_median(kernel, dtype, int(size)))
+
+
 def left_to_copy(kernel, size):
     """The points between `kernel` and cudaMemcpy at size x size over the four types (medians of
     three H100 runs)."""
@@ -625,8 +630,8 @@ def median_caption():
     tables = [_h100(s) for s in ("07_coarsen", "07_coarsen_run2", "07_coarsen_run3")]
     first = tables[0].rows[0]
     files = ", ".join(f"`{t.path.name}`" for t in tables)
-    return (f"% of cudaMemcpy, the median of three runs, each the median of {first['reps']} cold-L2 "
-            f"timings; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}; from {files}")
+    return (f"% of cudaMemcpy, the median of three processes, each the median of {first['reps']} "
+            f"cold-L2 timings; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}; from {files}")
 
 
 def faster_than_headline(size):
