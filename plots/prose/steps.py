@@ -492,6 +492,22 @@ def padded_short_scoreboard():
 
 # ---- step 06 ------------------------------------------------------------------------------
 
+def padded_prediction(dtype):
+    """Step 06's bytes-in-flight prediction, `dtype`: 4 elements in flight per thread while
+    loading, a block loading half of its time: on average twice what one element per thread
+    keeps, so twice step 03's cap, at most 100% (whole %)."""
+    return _whole(min(100.0, 2 * _cap_pct(dtype)))
+
+
+def padded_pct(dtype):
+    """padded_32x8, % of cudaMemcpy, `dtype` 16384², from 06_padded; the chapter says it falls far
+    below padded_prediction (checked: by more than 20 points)."""
+    measured = _pct_large("06_padded", "padded_32x8", dtype)
+    if min(100.0, 2 * _cap_pct(dtype)) - measured <= 20:
+        raise SystemExit(f"prose.steps: padded_32x8 {dtype} {measured} is not far below its prediction")
+    return _whole(measured)
+
+
 def padded_half_wavefronts():
     """padded_32x8's shared-memory load wavefronts per request, half, from ncu."""
     return num(_metric("padded_32x8", "half", "smem_ld_wavefronts_per_req"), 2)

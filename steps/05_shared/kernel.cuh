@@ -7,7 +7,8 @@
 /// along the input rows (coalesced: a warp loads 32 consecutive elements), waits for the
 /// whole tile (__syncthreads), then writes the tile's columns as rows of `out` (coalesced
 /// too: a warp stores 32 consecutive elements). The transpose itself happens in the index
-/// maths of the shared-memory read, where a strided access costs little.
+/// maths of the shared-memory read: a strided read there costs no global sectors, but (this
+/// unpadded tile) 32 wavefronts for a float warp.
 ///
 /// Deliberately unpadded: the tile is `T tile[32][32]`. For 4-byte types a tile row is 128
 /// bytes, exactly the 32 banks, so element (r, c) sits in bank c. The store phase reads a
