@@ -499,6 +499,16 @@ def padded_prediction(dtype):
     return _whole(min(100.0, 2 * _cap_pct(dtype)))
 
 
+def padded_ranking():
+    """padded_32x8 at 16384 in the tour (every type): 'double A%, float B%, half C%'. The chapter
+    says the predicted ranking double, float, half holds (checked)."""
+    tour = table("tour")
+    v = [pct(tour, kernel="padded_32x8", dtype=d, **LARGE) for d in ("double", "float", "half")]
+    if not v[0] > v[1] > v[2]:
+        raise SystemExit(f"prose.steps: padded_32x8 in the tour does not rank double, float, half: {v}")
+    return f"`double` {_whole(v[0])}%, `float` {_whole(v[1])}%, `half` {_whole(v[2])}%"
+
+
 def padded_pct(dtype):
     """padded_32x8, % of cudaMemcpy, `dtype` 16384², from 06_padded; the chapter says it falls far
     below padded_prediction (checked: by more than 20 points)."""
