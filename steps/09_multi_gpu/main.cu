@@ -3,10 +3,11 @@
 // check, its local work (every pack and place, no exchange; and its packs and places apart);
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
-// holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh). Then the transposes: one exchange after transposing while packing
-// (1 chunk), and pipelined (4 chunks; --chunks for others). One thread per GPU, or one process
-// per GPU with --processes N. The comparison and CSV come from rank 0; times are the slowest
-// rank's.
+// holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh);
+// and the pipelined schedule with its exchanges timed inside it. Then the transposes: one
+// exchange after transposing while packing (1 chunk), and pipelined (4 chunks; --chunks for
+// others). One thread per GPU, or one process per GPU with --processes N. The comparison and
+// CSV come from rank 0; times are the slowest rank's.
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -41,13 +42,13 @@ struct Settings {
 };
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
-              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9;
+              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
   std::string name;
   int chunks;  // the transpose's chunks, or one of the constants above
-  bool transposes() const { return chunks > 0 || chunks == kExercise; }
+  bool transposes() const { return chunks > 0 || chunks == kExercise || chunks == kPipelinedTimed; }
   bool beside() const { return chunks == kBothAtOnce || chunks == kBesideSpin || chunks == kBesideStream; }
 };
 
@@ -55,7 +56,8 @@ std::vector<Version> versions(const Settings& s) {
   std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges}, {"check", kCheck},
                             {"local_work", kLocalWork}, {"packs", kPacks}, {"places", kPlaces},
                             {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
-                            {"beside_stream", kBesideStream}, {"exchange", 1}};
+                            {"beside_stream", kBesideStream}, {"pipelined_timed", kPipelinedTimed},
+                            {"exchange", 1}};
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
@@ -145,6 +147,86 @@ void exchanges(const Layout& l, ncclComm_t comm, cudaStream_t stream) {
   }
 }
 
+/// The exchanges' own times inside `pipelined_timed`: an event before and one after each chunk's
+/// exchange on the exchange stream, read at the next run; a run's sample is the sum over its
+/// chunks (the time the exchange stream spent exchanging).
+class ExchangeClocks {
+ public:
+  explicit ExchangeClocks(int chunks) : start_(chunks), end_(chunks) {
+    for (int k = 0; k < chunks; ++k) {
+      TP_CUDA_CHECK(cudaEventCreate(&start_[k]));
+      TP_CUDA_CHECK(cudaEventCreate(&end_[k]));
+    }
+  }
+  ~ExchangeClocks() {
+    for (std::size_t k = 0; k < start_.size(); ++k) {
+      cudaEventDestroy(start_[k]);
+      cudaEventDestroy(end_[k]);
+    }
+  }
+  ExchangeClocks(const ExchangeClocks&) = delete;
+  ExchangeClocks& operator=(const ExchangeClocks&) = delete;
+
+  void start(int k, cudaStream_t side) {
+    if (k == 0) read();
+    TP_CUDA_CHECK(cudaEventRecord(start_[k], side));
+  }
+  void end(int k, cudaStream_t side) {
+    TP_CUDA_CHECK(cudaEventRecord(end_[k], side));
+    pending_ = true;
+  }
+  /// Statistics of the sums over the last `reps` runs (the timed ones).
+  Stats stats(int reps) {
+    read();
+    return summarize(std::vector<double>(samples_.end() - reps, samples_.end()));
+  }
+
+ private:
+  void read() {
+    if (!pending_) return;
+    double sum = 0;
+    for (std::size_t k = 0; k < start_.size(); ++k) {
+      float ms = 0;
+      TP_CUDA_CHECK(cudaEventSynchronize(end_[k]));
+      TP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[k], end_[k]));
+      sum += ms;
+    }
+    samples_.push_back(sum);
+    pending_ = false;
+  }
+  std::vector<cudaEvent_t> start_, end_;
+  std::vector<double> samples_;
+  bool pending_ = false;
+};
+
+/// `pipelined` with its exchanges timed: the schedule of step09::transpose (whose loop this
+/// repeats, without the ranks' check), with an event before and after each exchange. An
+/// exchange's start event fires when its stream reaches it: when its pack and the exchange
+/// before it are done.
+template <typename T>
+void pipelined_timed(T* out, const T* in, const Layout& l0, ncclComm_t comm, cudaStream_t stream,
+                     ExchangeClocks* clocks) {
+  const Layout l{l0.rows, l0.cols, l0.ranks, l0.rank, step09::kChunks};
+  step09::Staging<T> staging(l, stream);
+  step09::SideStream side;
+  for (int k = 0; k < l.chunks; ++k) {
+    T* send = staging.send(k % l.buffers());
+    step09::pack(send, in, l, k, stream);
+    side.after(stream);
+    if (clocks != nullptr) clocks->start(k, side.get());
+    step09::send_receive(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
+    if (clocks != nullptr) clocks->end(k, side.get());
+    side.exchanged(k);
+    step09::place_own(out, send, l, k, stream);
+    if (k > 0) {
+      side.wait_exchanged(stream, k - 1);
+      step09::place_received(out, staging.recv((k - 1) % l.buffers()), l, k - 1, stream);
+    }
+  }
+  side.wait_exchanged(stream, l.chunks - 1);
+  step09::place_received(out, staging.recv((l.chunks - 1) % l.buffers()), l, l.chunks - 1, stream);
+}
+
 /// The second part beside the all-to-all: the local work, or one of its stand-ins (the spinning
 /// one for `cover_ms`, about as long as the all-to-all alone took).
 template <typename T>
@@ -159,8 +241,9 @@ void neighbour(const Version& v, T* out, const T* in, const Layout& l, double co
 /// all-to-all time their parts; `cover_ms`: the all-to-all's time alone).
 template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
-         PartClocks* clocks = nullptr, double cover_ms = 0) {
+         PartClocks* clocks = nullptr, double cover_ms = 0, ExchangeClocks* exchange_clocks = nullptr) {
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
+  if (v.chunks == kPipelinedTimed) return pipelined_timed(out, in, l, comm, stream, exchange_clocks);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
   if (v.chunks == kPacks) return local_work(out, in, l, stream, true, false);
@@ -228,8 +311,10 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
       std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
     }
     PartClocks clocks;
-    const Stats mine = time_work([&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, &clocks, alltoall_ms); },
-                                 stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
+    ExchangeClocks exchange_clocks(step09::kChunks);
+    const Stats mine = time_work(
+        [&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, &clocks, alltoall_ms, &exchange_clocks); },
+        stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
     // One row of the table and the CSV: the slowest rank's times.
     auto report = [&](const std::string& name, const Stats& stats) {
       std::vector<double> ms = {stats.median_ms, stats.min_ms, stats.max_ms};
@@ -254,7 +339,8 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
       report(v.name + "_alltoall", clocks.stats(0, mine.reps));
       report(v.name + (v.chunks == kBothAtOnce ? "_local" : "_neighbour"), clocks.stats(1, mine.reps));
     }
-    if (v.transposes()) previous_ms = ms;
+    if (v.chunks == kPipelinedTimed) report(v.name + "_exchanges", exchange_clocks.stats(mine.reps));
+    if (v.transposes() && v.chunks != kPipelinedTimed) previous_ms = ms;
     if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
       std::printf("your prediction: %.1f%% of the all-to-all's speed; measured %.1f%%\n", s.options.predict,
                   100 * alltoall_ms / ms);
