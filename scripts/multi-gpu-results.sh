@@ -3,6 +3,9 @@
 #   09_multi_gpu_<gpu>_<day>.csv   every version, the parts of pipelined alone and at once, and
 #                                  the peers (NCCL's all-to-all, PyTorch's way): 65536 x 65536
 #                                  float on 2 and 4 GPUs, the same bytes in every type on 4 GPUs
+#                                  (with pipelined_timed: the exchanges timed inside the pipeline;
+#                                  the chapter's copy of those rows is 09_multi_gpu_timed_*.csv,
+#                                  a later run of the same float command)
 # Usage: scripts/multi-gpu-results.sh [BUILD_DIR] [RESULTS_DIR]  (defaults: build-gpu, docs/results)
 # The PyTorch rows need PyTorch with CUDA (steps/09_multi_gpu/peer_torch.py).
 set -euo pipefail

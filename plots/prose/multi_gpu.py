@@ -207,6 +207,48 @@ def beside_over_pipelined(gpus):
     return f"{num(beside, 1)} ms against {num(pipelined, 1)}"
 
 
+def _timed(kernel, gpus):
+    """ms of `kernel` in the job that timed the pipeline's own exchanges (09_multi_gpu_timed, float
+    65536²): pipelined_timed, its exchanges' summed time, and the same job's exchanges alone."""
+    rows = table("09_multi_gpu_timed").where(kernel=kernel, gpus=int(gpus), dtype="float", rows=SIZE, cols=SIZE)
+    r = one(rows, f"{kernel} on {gpus} GPUs in 09_multi_gpu_timed")
+    if kernel == "pipelined_timed" and not r["verified"]:
+        _stop(f"pipelined_timed on {gpus} GPUs failed verification")
+    return r["ms_median"]
+
+
+def inside_vs_alone(gpus):
+    """The pipeline's exchanges, summed, inside it and alone (same job): 'A ms against B ms alone'.
+    The chapter says they took longer inside (checked: by more than 10%)."""
+    inside, alone = _timed("pipelined_timed_exchanges", gpus), _timed("exchanges", gpus)
+    if inside <= 1.1 * alone:
+        _stop(f"on {gpus} GPUs the exchanges inside the pipeline are not slower than alone")
+    return f"{num(inside, 1)} ms against {num(alone, 1)} ms alone"
+
+
+def inside_slowdown(gpus):
+    """The exchanges' time inside the pipeline over their time alone (09_multi_gpu_timed)."""
+    return num(_timed("pipelined_timed_exchanges", gpus) / _timed("exchanges", gpus), 2)
+
+
+def inside_share(gpus):
+    """The exchanges' summed time as a share of pipelined_timed's, whole %."""
+    return num(100 * _timed("pipelined_timed_exchanges", gpus) / _timed("pipelined_timed", gpus), 0) + "%"
+
+
+def inside_explains(gpus):
+    """What the exchanges' stretch (inside minus alone) adds to the pipelined model, against the
+    measured pipelined_timed: 'model M + stretch S = X ms, measured Y ms'. The chapter says the
+    stretch accounts for most of the gap (checked: more than half of it)."""
+    stretch = _timed("pipelined_timed_exchanges", gpus) - _timed("exchanges", gpus)
+    g, c = int(gpus), 4  # pipelined_timed runs the default 4 chunks
+    model = _timed("nccl_alltoall", gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g))
+    measured = _timed("pipelined_timed", gpus)
+    if stretch <= (measured - model) / 2:
+        _stop(f"on {gpus} GPUs the exchanges' stretch is not most of the gap to the model")
+    return f"{num(stretch, 1)} ms of the {num(measured - model, 1)}"
+
+
 def exchanges_vs_alltoall(gpus):
     """The pipeline's exchanges alone (`exchanges`) and ncclAlltoAll alone. The chapter says the
     first took less on this many GPUs (checked)."""
