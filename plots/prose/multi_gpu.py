@@ -512,6 +512,18 @@ def beside_slowdown(kind, gpus):
     return num(_beside(kind, gpus), 2)
 
 
+def stream_again(gpus):
+    """The all-to-all beside the DRAM stand-in over alone in the job that timed the exchanges
+    (09_multi_gpu_timed), beside the neighbours job's: the same test run again."""
+    ratio = _timed("beside_stream_alltoall", gpus) / _timed("nccl_alltoall", gpus)
+    return num(ratio, 2)
+
+
+def timed_pipelined_ms(gpus):
+    """The same job's plain pipelined transpose (09_multi_gpu_timed), ms."""
+    return num(_timed("pipelined", gpus), 1)
+
+
 def stream_gbps(gpus):
     """GB/s (read plus written) of the DRAM stand-in beside the all-to-all: 3 copies of the shard."""
     run = table("09_multi_gpu_neighbours")
