@@ -321,6 +321,16 @@ def vec16_prediction(dtype):
     return f"about {_whole(base)}%"
 
 
+def double_by_loads():
+    """`double` at 16384 in the tour (H200) with 1, 2 and 4 loads in flight per thread: naive_col,
+    vec16_store, unroll4, 'A, B and C%'. The chapter says the speed rises with them (checked)."""
+    tour = table("tour")
+    v = [pct(tour, kernel=k, dtype="double", **LARGE) for k in ("naive_col", "vec16_store", "unroll4")]
+    if not v[0] < v[1] < v[2]:
+        raise SystemExit(f"prose.steps: double does not rise with loads in flight: {v}")
+    return f"{_whole(v[0])}, {_whole(v[1])} and {_whole(v[2])}%"
+
+
 def vec16_pct(dtype):
     """vec16_store, % of cudaMemcpy, `dtype` 16384², from 04_vectorize; the chapter says it is level
     with unroll4 (checked: within a point)."""
