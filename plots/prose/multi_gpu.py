@@ -259,11 +259,12 @@ def exchanges_vs_alltoall(gpus):
 
 
 def eight_over_four_chunks(gpus):
-    """`pipelined_8` and `pipelined` (4 chunks). The chapter says 8 chunks were faster on this many
-    GPUs (checked)."""
+    """`pipelined_8` and `pipelined` (4 chunks). The chapter says they were level within the runs'
+    spread on this many GPUs (checked: their min-max ranges overlap)."""
     eight, four = _ms("pipelined_8", gpus), _ms("pipelined", gpus)
-    if eight >= four:
-        _stop(f"on {gpus} GPUs 8 chunks are not faster than 4")
+    r8, r4 = _row("pipelined_8", gpus), _row("pipelined", gpus)
+    if r8["ms_max"] < r4["ms_min"] or r4["ms_max"] < r8["ms_min"]:
+        _stop(f"on {gpus} GPUs 8 and 4 chunks are not level within their spread")
     return f"{num(eight, 1)} ms against {num(four, 1)}"
 
 
