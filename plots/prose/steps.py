@@ -309,11 +309,6 @@ def col_share(dtype):
     return num(_pct_large("02_naive_col", "naive_col", dtype) / _pct_large("00_copy", "copy_2d", dtype), 2)
 
 
-def naive_col_pct(dtype):
-    """naive_col, % of cudaMemcpy, `dtype` 16384², from 02_naive_col."""
-    return num(_pct_large("02_naive_col", "naive_col", dtype))
-
-
 def vec16_prediction(dtype):
     """Step 04's prediction from step 03's unroll4 (16384², 03_unroll): the same strided loads and
     enough bytes in flight already, so 'about X%', unroll4's."""
