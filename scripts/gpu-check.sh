@@ -200,6 +200,10 @@ fi
 if want lab; then
   run lab_coarsen lab_coarsen --dtype all --sizes 2048,8192,16384,11584,8192x16384,4896,4899
   run lab_occupancy lab_coarsen --dtype all --sizes 8192,16384  # the occupancy section's table
+  for again in run2 run3; do  # its queueing model (plots/queueing.py) takes the median of three runs
+    run "lab_occupancy_$again" lab_coarsen --dtype all --sizes 8192,16384 \
+      --kernels headline_tile256,blocks_per_sm_1,blocks_per_sm_2,blocks_per_sm_3
+  done
   run lab_unaligned lab_coarsen --dtype all --sizes 2048,2051,4096,4896,4899,11584,11585,4097x4099 \
     --kernels record,record_general,record_offset1,record_offset8,record_cs,shifted_tile128,shifted_tile256,shifted_flat,shifted_large,shifted16_tile128,shifted16_tile256,shifted16_large,shifted_packed128,shifted_packed256,elements64
   # double at odd sizes: the element path against the shifted path's packed and line tiles (the record's switch).

@@ -14,6 +14,7 @@ import functools
 import math
 import re
 
+import queueing
 import results
 from prose import DTYPES, file, median, num, pct, report, row, runs, span, table
 from prose import steps
@@ -378,36 +379,6 @@ def capped_blocks(dtype):
     return f"{blocks} blocks ({num(100 * blocks * 256 / steps.THREADS_PER_SM, 0)}%)"
 
 
-def two_blocks_behind(dtype):
-    """lab_coarsen at 16384: how far blocks_per_sm_2 trails the headline for `dtype` (half: within a point)."""
-    gap = -_map("blocks_per_sm_2", HEADLINE, [dtype])[0]
-    if dtype == "half" and not 0 <= gap < 1:
-        _fail("half at 2 blocks per SM is within a point of the headline", [gap])
-    return num(gap)
-
-
-def _behind_headline(kb_low, kb_high):
-    """Points by which the blocks_per_sm_k rows of kb_low to kb_high KB per SM trail the
-    headline of their type (lab_coarsen at 16384), each."""
-    tbl = table("lab_coarsen")
-    found = []
-    for k in tbl.values("kernel"):
-        if m := re.fullmatch(r"blocks_per_sm_(\d+)", k):
-            for d in DTYPES:
-                if kb_low <= int(m.group(1)) * _tile_bytes(d) // 1024 <= kb_high:
-                    found.append(_gap(tbl, HEADLINE, k, d, *LARGEST))
-    return found
-
-
-def saturated_48():
-    """How far the rows of 48 KB per SM (3 float blocks) trail the headline at 16384. The
-    words: more than the noise, and more than any row of 64 KB or more."""
-    gaps = _behind_headline(48, 48)
-    if min(gaps) <= max(_noise(), max(_behind_headline(64, 1 << 30))):
-        _fail("48 KB per SM trails the headline by more than the noise and than 64 KB", gaps)
-    return span(gaps)
-
-
 def cap_cost():
     """lab_coarsen at 16384: what capping the registers for 8 blocks per SM (tile256_8blocks)
     costs float and the 2-byte types; the words: double is left where it was (within the noise)."""
@@ -452,71 +423,75 @@ def _profile(source, kernel, dtype, metric):
     return row(table(source), kernel=kernel, dtype=dtype)[metric]
 
 
-# --- Bytes in flight, averaged over time (Little's law) ---
-# A block has its tile of loads in flight only during its load phase, for about one load
-# latency L of each tile's time t: bytes in flight, averaged over time, are
-# blocks x tile bytes x L / t. Nsight Compute's duration of each blocks_per_sm_k row (float,
-# 8192) gives t = duration x k / tiles per SM; L is step 00's time per load under load.
+# --- Bytes in flight as a queue (plots/queueing.py) ---
+# The model, fitted on the one-block point, against the blocks_per_sm_k rows at 16384 x 16384
+# (lab_occupancy; the H100's three runs, the H200's one) and 00_latency's pointer chase.
 
-AVERAGED = ("float", 8192)  # the worked example: type and side
-AVERAGED_SOURCES = ("ncu_occupancy", "lab_occupancy")  # the profile and the timing, one commit
-
-
-def _latency_ns():
-    """Step 00's time per load under load, float: Little's law solved for it on copy_naive."""
-    return steps._loaded_latency_ns("float")
+QUEUE_GPUS = {"h100": steps.H100, "h200": results.PAGES_GPU}
+QUEUE_SIDE = 16384
+QUEUE_TYPES = ("float", "double", "half", "bf16")
 
 
-def _sm_read_bps():
-    """Bytes per second each SM reads at cudaMemcpy's speed in the timed run (a copy reads half)."""
-    dtype, n = AVERAGED
-    return row(table("lab_occupancy"), kernel="cudaMemcpy", dtype=dtype, rows=n, cols=n)["gbps"] * 1e9 / 2 / steps.SMS
+@functools.lru_cache(maxsize=None)
+def _curve(gpu, dtype):
+    return queueing.curve(QUEUE_GPUS[gpu], dtype, QUEUE_SIDE)
 
 
-def _averaged(k):
-    """(duration us, time per tile us, ncu's share of the copy %, timed share %, KB averaged,
-    load share %) for k blocks per SM. ncu's share is the copy's time over the kernel's
-    duration: (bytes an SM reads / duration) over the copy's read rate per SM, whatever L is."""
-    dtype, n = AVERAGED
-    prof = row(table("ncu_occupancy"), kernel=f"blocks_per_sm_{k}", dtype=dtype)
-    tiles_per_sm = prof["grid_size"] / steps.SMS           # one block per tile
-    per_tile_us = prof["duration_us"] * int(k) / tiles_per_sm
-    read_bps = tiles_per_sm * _tile_bytes(dtype) / (prof["duration_us"] * 1e-6)  # per SM
-    profiled = 100 * read_bps / _sm_read_bps()
-    averaged = read_bps * _latency_ns() * 1e-9              # Little's law: rate x L, bytes
-    share = 100 * _latency_ns() * 1e-3 / per_tile_us        # = averaged / (k tiles)
-    measured = _pct(table("lab_occupancy"), f"blocks_per_sm_{k}", dtype, n, n)
-    return prof["duration_us"], per_tile_us, profiled, measured, averaged / 1024, share
+def queue_row(gpu, dtype):
+    """One row of the model's table: w fitted, the one-block share it was fitted on, model /
+    measured at 2 and 3 blocks, the headline as measured."""
+    c = _curve(gpu, dtype)
+    cells = [num(c.work_ns, 0), f"{num(c.measured[1])}%"]
+    cells += [f"{num(c.predicted(k))} / {num(c.measured[k])}%" for k in (2, 3)]
+    return " | ".join(cells + [f"{num(c.measured['headline'])}%"])
 
 
-def averaged_row(k):
-    """One row of the worked example: duration, time per tile, the share of the copy that the
-    duration gives and the timed one, KB in flight averaged at L, the load phase's share of t.
-    The words: the two shares agree within a point."""
-    duration, per_tile, profiled, measured, kb, share = _averaged(k)
-    if abs(profiled - measured) > 1:
-        _fail(f"the profiled duration matches the timing within a point ({k} blocks)", [profiled, measured])
-    return f"{num(duration)} | {num(per_tile, 2)} | {num(profiled)}% | {num(measured)}% | {num(kb)} | {num(share, 0)}%"
+def queue_caption():
+    """Where the model's table comes from: the runs of each GPU, the latency files."""
+    parts = []
+    for gpu, slug in QUEUE_GPUS.items():
+        tables = queueing._tables(queueing.SOURCE, slug)
+        latency = queueing._tables(queueing.LATENCY, slug)[0]
+        first = tables[0].rows[0]
+        runs_text = f"median of {len(tables)} runs" if len(tables) > 1 else "one run"
+        parts.append(f"{first['gpu']}: {runs_text} "
+                     f"(`docs/results/{tables[0].path.name}`{' and its repeats' if len(tables) > 1 else ''}, "
+                     f"commit {first['git_sha']}), Z from `docs/results/{latency.path.name}`")
+    return f"% of cudaMemcpy at {QUEUE_SIDE}², CUDA {first['cuda']}, {first['reps']} cold-L2 runs each; " + "; ".join(parts)
 
 
-def averaged_caption():
-    """Where the worked example's numbers come from."""
-    prof, timed = (table(s) for s in AVERAGED_SOURCES)
-    first = timed.rows[0]
-    return (f"Durations: Nsight Compute, one launch each, `docs/results/{prof.path.name}`; timed: % of "
-            f"cudaMemcpy, median of {first['reps']} cold-L2 runs, `docs/results/{timed.path.name}`; "
-            f"{first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}")
+def _queue_errors(k):
+    return [_curve(g, d).error(int(k)) for g in QUEUE_GPUS for d in QUEUE_TYPES]
 
 
-def averaged_share_span():
-    """The worked example's range of the copy's time as a share of the kernel's duration
-    (1 to 3 blocks per SM), whole %: the rates at which one L is assumed."""
-    return span([_averaged(k)[2] for k in (1, 2, 3)], 0)
+def queue_bound(k):
+    """Whole points within which the model predicts k blocks in every row of the table."""
+    return num(math.ceil(max(abs(e) for e in _queue_errors(k))), 0)
 
 
-def averaged_kb(k):
-    """KB in flight per SM, averaged over time, at k blocks per SM (rate x L)."""
-    return num(_averaged(k)[4])
+def queue_miss(gpu, dtype, k):
+    """Model minus measurement at k blocks, points, signed."""
+    return _signed(_curve(gpu, dtype).error(int(k)))
+
+
+def queue_dram_us(gpu, dtype):
+    """D: a tile's bytes, read and written, at the SM's share of the copy's rate, µs."""
+    return num(_curve(gpu, dtype).dram_ns / 1000)
+
+
+def queue_latency(gpu):
+    """Z: 00_latency's pointer chase on that GPU, ns to 5."""
+    return steps._round_to(queueing.latency_ns(QUEUE_GPUS[gpu]), 5)
+
+
+def queue_work(gpu, dtype):
+    """w fitted, ns."""
+    return num(_curve(gpu, dtype).work_ns, 0)
+
+
+def queue_one_block(gpu, dtype):
+    """The measured one-block share, %."""
+    return num(_curve(gpu, dtype).measured[1])
 
 
 # --- Tile orders and regions ---

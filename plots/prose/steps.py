@@ -8,6 +8,7 @@ import math
 import re
 import statistics
 
+import queueing
 import results
 from prose import file, gbps, num, one, pct, span, table
 
@@ -713,3 +714,10 @@ def copy_in_flight_kb():
 
 
 
+
+
+def queue_gain(gpu, dtype, k_from, k_to):
+    """Points of cudaMemcpy that the queueing model (plots/queueing.py, fitted on the lab's
+    one-block row at 16384 x 16384 on `gpu`: h100 or h200) gives for k_from -> k_to blocks per SM."""
+    c = queueing.curve({"h100": H100, "h200": results.PAGES_GPU}[gpu], dtype, LARGE["rows"])
+    return _signed(c.predicted(int(k_to)) - c.predicted(int(k_from)))
