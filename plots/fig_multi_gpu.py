@@ -99,19 +99,22 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
     return fig
 
 
-PARTS = [("nccl_alltoall", "all-to-all alone"), ("local_work", "local work alone"),
-         ("both_at_once_alltoall", "all-to-all beside the local work"),
-         ("both_at_once_local", "local work beside the all-to-all"),
+PARTS = [("exchanges", "the 4 exchanges alone"), ("pipelined_timed_exchanges", "the 4 exchanges inside the pipeline"),
+         ("nccl_alltoall", "all-to-all alone"), ("both_at_once_alltoall", "all-to-all beside the local work"),
+         ("local_work", "local work alone"), ("both_at_once_local", "local work beside the all-to-all"),
          ("exchange", "transpose, 1 chunk"), ("pipelined", "transpose, pipelined (4 chunks)")]
+BESIDE = {"pipelined_timed_exchanges", "both_at_once_alltoall", "both_at_once_local"}  # hatched
 
 
 def parts(results):
-    """Each part's time alone and beside the other, and the transposes, on 2 and 4 GPUs (float)."""
-    table = require("09_multi_gpu", results)
+    """Each part's time alone and beside the others, and the transposes, on 2 and 4 GPUs (float),
+    all from the job that timed the exchanges inside the pipeline (09_multi_gpu_timed)."""
+    table = require("09_multi_gpu_timed", results)
     counts = sorted({r["gpus"] for r in table.rows})
-    fig, axes = plt.subplots(1, len(counts), figsize=(5.2 * len(counts), 2.9), sharey=True)
+    fig, axes = plt.subplots(1, len(counts), figsize=(5.2 * len(counts), 3.6), sharey=True)
     axes = axes if len(counts) > 1 else [axes]
-    colours = {"nccl_alltoall": RANK_COLOURS[0], "both_at_once_alltoall": RANK_COLOURS[0],
+    colours = {"exchanges": RANK_COLOURS[2], "pipelined_timed_exchanges": RANK_COLOURS[2],
+               "nccl_alltoall": RANK_COLOURS[0], "both_at_once_alltoall": RANK_COLOURS[0],
                "local_work": RANK_COLOURS[1], "both_at_once_local": RANK_COLOURS[1],
                "exchange": style.REF_COLOUR, "pipelined": "black"}
     for ax, g in zip(axes, counts):
@@ -120,7 +123,7 @@ def parts(results):
         for y, (kernel, label) in enumerate(PARTS):
             if kernel not in ms:
                 continue
-            beside = kernel.startswith("both_at_once")
+            beside = kernel in BESIDE
             ax.barh(y, ms[kernel], color=colours[kernel], alpha=0.55 if not beside else 1.0,
                     hatch="//" if beside else None, edgecolor="white")
             ax.text(ms[kernel] + 0.2, y, f"{ms[kernel]:.1f}", va="center", fontsize=8)
@@ -129,7 +132,7 @@ def parts(results):
         ax.set_title(f"{g} GPUs, float {rows[0]['rows']} x {rows[0]['cols']}", loc="left", fontsize=9)
         ax.set_xlim(0, max(ms[k] for k, _ in PARTS if k in ms) * 1.15)
     axes[0].invert_yaxis()  # once: the axes share y
-    fig.suptitle("Step 09: the parts alone and at once; hatched = one part's own time while the "
-                 "other ran", fontsize=10, y=1.02)
+    fig.suptitle("Step 09: the parts alone and at once, one job; hatched = one part's own time while "
+                 "the other ran", fontsize=10, y=1.02)
     style.caption(fig, table.caption(), y=-0.08)
     return fig, f"from {table.path.name}"

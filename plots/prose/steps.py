@@ -721,3 +721,140 @@ def queue_gain(gpu, dtype, k_from, k_to):
     one-block row at 16384 x 16384 on `gpu`: h100 or h200) gives for k_from -> k_to blocks per SM."""
     c = queueing.curve({"h100": H100, "h200": results.PAGES_GPU}[gpu], dtype, LARGE["rows"])
     return _signed(c.predicted(int(k_to)) - c.predicted(int(k_from)))
+
+
+# ---- step 02: L2 visits per sector, time per load, rectangle -------------------------------
+
+_COL_SOURCE = {"copy_2d": "00_copy", "naive_col": "02_naive_col"}  # the run that timed each kernel
+
+
+def col_l2_hit(kernel, dtype):
+    """`kernel`'s L2 hit rate, %, `dtype`, from ncu (8192²)."""
+    return num(_metric(kernel, dtype, "l2_hit_pct"))
+
+
+def copy_2d_l2_hit():
+    """copy_2d's L2 hit rate, float and half, 'A to B', from ncu. The chapter says it is about half
+    (loads miss, stores hit; checked: 45 to 55%)."""
+    v = [_metric("copy_2d", d, "l2_hit_pct") for d in ("float", "half")]
+    if not all(45 <= x <= 55 for x in v):
+        raise SystemExit(f"prose.steps: copy_2d's L2 hit rate {v} is not about half")
+    return span(v)
+
+
+def col_l2_visits(dtype):
+    """How many times L2 is asked for each input sector of naive_col, `dtype`: a in the model
+    hit rate = a / (a + 1) (a - 1 load hits and one store hit per miss), solved with ncu's hit
+    rate. The chapter compares it with the 32 / sizeof(T) lookups the warps make for a sector
+    (checked: at least 1 and below them)."""
+    h = _metric("naive_col", dtype, "l2_hit_pct") / 100
+    a = h / (1 - h)
+    if not 1 <= a < 32 // SIZES[dtype]:
+        raise SystemExit(f"prose.steps: naive_col {dtype}: {a} L2 visits per sector is outside 1..lookups")
+    return num(a)
+
+
+def row_l2_hit(dtype):
+    """naive_row's L2 hit rate, %, `dtype` (ncu). The chapter sets it beside the model's n / (n + 1),
+    n = 32 / sizeof(T) partial writes (hits) per sector loaded once (a miss) (checked: within a point)."""
+    h = _metric("naive_row", dtype, "l2_hit_pct")
+    n = 32 // SIZES[dtype]
+    if abs(h - 100 * n / (n + 1)) > 1:
+        raise SystemExit(f"prose.steps: naive_row {dtype} L2 hit {h} is not within a point of {n}/{n + 1}")
+    return num(h)
+
+
+def _time_per_load_ns(kernel, dtype):
+    """Step 00's Little's law for `kernel` (copy_2d or naive_col): bytes in flight per SM (one
+    element per resident thread, ncu occupancy at 8192²) over the bytes an SM reads per ns at
+    the kernel's measured share of cudaMemcpy (16384², the run that timed it)."""
+    source = _COL_SOURCE[kernel]
+    in_flight = _metric(kernel, dtype, "occupancy_pct") / 100 * THREADS_PER_SM * SIZES[dtype]
+    return in_flight / (_pct_large(source, kernel, dtype) / 100 * _sm_read_gbps(source))
+
+
+def col_occupancy(kernel, dtype):
+    """`kernel`'s achieved occupancy, % of 2048 threads, `dtype`, whole, from ncu. The chapter says
+    naive_col's is the higher one (checked)."""
+    if _metric("naive_col", dtype, "occupancy_pct") < _metric("copy_2d", dtype, "occupancy_pct"):
+        raise SystemExit(f"prose.steps: naive_col {dtype} has a lower occupancy than copy_2d")
+    return _whole(_metric(kernel, dtype, "occupancy_pct"))
+
+
+def col_time_per_load(kernel, dtype):
+    """`kernel`'s effective time per load, ns to 10 ns (_time_per_load_ns). The chapter says
+    naive_col's is the longer (checked)."""
+    if _time_per_load_ns("naive_col", dtype) <= _time_per_load_ns("copy_2d", dtype):
+        raise SystemExit(f"prose.steps: naive_col {dtype}'s loads do not take longer than copy_2d's")
+    return _round_to(_time_per_load_ns(kernel, dtype), 10)
+
+
+def col_dram_pct(kernel):
+    """`kernel`'s DRAM throughput, % of peak, float, from ncu."""
+    return num(_metric(kernel, "float", "dram_pct_of_peak"))
+
+
+# ---- step 04: the squares, the rectangle, loads in flight ---------------------------------
+
+_SQUARES = (1024, 2048, 4096, 8192, 16384)
+
+
+def vec16_square_gaps(dtype):
+    """vec16_store minus unroll4, points of cudaMemcpy, over the square sizes of 04_vectorize,
+    `dtype`: 'lowest to highest', signed. The chapter calls them level (checked: within 2 points)."""
+    tbl = table("04_vectorize")
+    gaps = [pct(tbl, kernel="vec16_store", dtype=dtype, rows=n, cols=n) - pct(tbl, kernel="unroll4", dtype=dtype, rows=n, cols=n)
+            for n in _SQUARES]
+    if max(abs(g) for g in gaps) > 2:
+        raise SystemExit(f"prose.steps: vec16_store and unroll4 ({dtype}) differ by more than 2 points: {gaps}")
+    return f"{_signed(min(gaps))} to {_signed(max(gaps))}"
+
+
+def vec16_worst_square(dtype):
+    """The square size of 04_vectorize where vec16_store and unroll4 differ most, `dtype`: 'N²'."""
+    tbl = table("04_vectorize")
+    gap = {n: abs(pct(tbl, kernel="vec16_store", dtype=dtype, rows=n, cols=n) - pct(tbl, kernel="unroll4", dtype=dtype, rows=n, cols=n))
+           for n in _SQUARES}
+    return f"{max(gap, key=gap.get)}²"
+
+
+def vec16_rect(dtype):
+    """vec16_store against unroll4 on 4000 x 6000, `dtype`, 04_vectorize: 'a against b%'. The chapter
+    says clearly slower (checked: by more than 10 points)."""
+    tbl = table("04_vectorize")
+    v, u = (pct(tbl, kernel=k, dtype=dtype, rows=4000, cols=6000) for k in ("vec16_store", "unroll4"))
+    if u - v <= 10:
+        raise SystemExit(f"prose.steps: vec16_store {dtype} on 4000 x 6000 ({v}) is not clearly below unroll4 ({u})")
+    return f"{num(v)} against {num(u)}%"
+
+
+def _rect_metric(kernel, dtype, metric, rows, cols):
+    """One metric of `kernel` x `dtype` at rows x cols in the newest ncu_rect CSV."""
+    tbl = table("ncu_rect")
+    found = [dict(t) for t in {tuple(sorted(r.items())) for r in tbl.where(kernel=kernel, dtype=dtype, rows=int(rows), cols=int(cols))}]
+    return one(found, f"{kernel} {dtype} {rows}x{cols} in {tbl.path.name}")[metric]
+
+
+def rect_pair(metric, dtype):
+    """`metric` of vec16_store against unroll4 on 4000 x 6000, `dtype` (ncu_rect): 'a against b'.
+    For `half` the chapter says the gap is as on the squares (checked: at 4096² and 8192² the
+    same sign and at least half the size)."""
+    v, u = (_rect_metric(k, dtype, metric, 4000, 6000) for k in ("vec16_store", "unroll4"))
+    if dtype == "half":
+        for n in (4096, 8192):
+            gap = _rect_metric("vec16_store", dtype, metric, n, n) - _rect_metric("unroll4", dtype, metric, n, n)
+            if gap * (v - u) <= 0 or abs(gap) < abs(v - u) / 2:
+                raise SystemExit(f"prose.steps: {metric} {dtype}: the rectangle's gap {v - u} is not as at {n}² ({gap})")
+    return f"{num(v)} against {num(u)}"
+
+
+def rect_long_scoreboard(kernel, dtype):
+    """`kernel`'s long-scoreboard stall, `dtype`, on the 8192² square and on 4000 x 6000 (ncu_rect):
+    'a to b'. The chapter says the rectangle cuts unroll4's by a third or more and leaves
+    vec16_store's within 20% (checked)."""
+    sq, rect = (_rect_metric(kernel, dtype, "stall_long_scoreboard", r, c) for r, c in ((8192, 8192), (4000, 6000)))
+    if kernel == "unroll4" and not rect < sq * 2 / 3:
+        raise SystemExit(f"prose.steps: unroll4 {dtype}'s long scoreboard {sq} -> {rect} does not fall by a third")
+    if kernel == "vec16_store" and not 0.8 <= rect / sq <= 1.2:
+        raise SystemExit(f"prose.steps: vec16_store {dtype}'s long scoreboard {sq} -> {rect} is not within 20%")
+    return f"{num(sq)} to {num(rect)}"
