@@ -11,6 +11,8 @@ literally. So each page of docs/pages.txt is parsed with markdown-it-py's "gfm-l
 
 - a paragraph split by a marker: an HTML block that holds `<!-- value`;
 - Markdown left as text: `**` or a backtick in the rendered text outside code;
+- an escape left by a script's text substitution: a backslash then `n` or a digit (`\\n`,
+  `\\1`) in the rendered text outside code;
 - any line (outside code blocks) that begins with `<!-- value`, after its indentation (a
   list item's lines are indented).
 
@@ -33,6 +35,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MARKER = "<!-- value"
+ESCAPE = re.compile(r"\\(?:n|[0-9])")  # \n or \1 left in prose by a script's substitution
 VALUE = re.compile(r"<!-- value ")
 
 
@@ -85,6 +88,10 @@ def check_text(text, name="<text>", md=None, values=False):
                     problems.append(f"{name}:{n}: {what} shows literally in the rendered text: "
                                     f"{child.content.strip()[:70]!r}")
                     break
+            if escape := ESCAPE.search(child.content):
+                n = first_line(lines, t.map, escape.group(0))
+                problems.append(f"{name}:{n}: an escape {escape.group(0)!r} shows literally in the rendered "
+                                f"text (a script's substitution left it): {child.content.strip()[:70]!r}")
         if values and t.map:
             count = len(VALUE.findall(t.content))
             if count > 2:

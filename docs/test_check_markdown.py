@@ -79,6 +79,12 @@ class CheckMarkdown(unittest.TestCase):
         problems = check_markdown.check_text("Text.\n\n<!-- value a.b -->1<!-- /value --> more.\n", "x.md")
         self.assertTrue(any(p.startswith("x.md:3:") for p in problems), problems)
 
+    def test_an_escape_left_in_prose_fails_but_not_in_code(self):
+        text = "Intro line.\n\n- `coarsen` takes \\1\\n  (shared memory would allow 6).\n\n```text\nR = a \\n b\n```\n"
+        problems = check_markdown.check_text(text, "page.md")
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("page.md:3: an escape", problems[0])
+
     def test_values_notes_more_than_two_per_paragraph(self):
         text = ("One <!-- value a.b -->1<!-- /value -->, two <!-- value a.c -->2<!-- /value -->,\n"
                 "three <!-- value a.d -->3<!-- /value -->.\n")
