@@ -102,7 +102,8 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
 PARTS = [("exchanges", "the 4 exchanges alone"), ("pipelined_timed_exchanges", "the 4 exchanges inside the pipeline"),
          ("nccl_alltoall", "all-to-all alone"), ("both_at_once_alltoall", "all-to-all beside the local work"),
          ("local_work", "local work alone"), ("both_at_once_local", "local work beside the all-to-all"),
-         ("exchange", "transpose, 1 chunk"), ("pipelined", "transpose, pipelined (4 chunks)")]
+         ("exchange", "transpose, 1 chunk"), ("pipelined", "transpose, pipelined (4 chunks)"),
+         ("pipelined_timed", "the same, exchanges timed, no check")]
 BESIDE = {"pipelined_timed_exchanges", "both_at_once_alltoall", "both_at_once_local"}  # hatched
 
 
@@ -116,7 +117,7 @@ def parts(results):
     colours = {"exchanges": RANK_COLOURS[2], "pipelined_timed_exchanges": RANK_COLOURS[2],
                "nccl_alltoall": RANK_COLOURS[0], "both_at_once_alltoall": RANK_COLOURS[0],
                "local_work": RANK_COLOURS[1], "both_at_once_local": RANK_COLOURS[1],
-               "exchange": style.REF_COLOUR, "pipelined": "black"}
+               "exchange": style.REF_COLOUR, "pipelined": "black", "pipelined_timed": "black"}
     for ax, g in zip(axes, counts):
         rows = [r for r in table.where(dtype="float", gpus=g) if r["rows"] == r["cols"]]
         ms = {r["kernel"]: r["ms_median"] for r in rows}

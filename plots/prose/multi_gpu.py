@@ -548,3 +548,51 @@ def timed_beside(kind, gpus):
     """The all-to-all beside the stand-in `kind` (spin or stream) over alone, in the timed job.
     The page says neither test settles the question; nothing to check beyond the numbers."""
     return num(_timed(f"beside_{kind}_alltoall", gpus) / _timed("nccl_alltoall", gpus), 2)
+
+
+def timed_ms(kernel, gpus):
+    """ms of `kernel` in the timed job."""
+    return num(_timed(kernel, gpus), 1)
+
+
+def check_in_place_ms(gpus):
+    """`pipelined` (with the ranks' check) minus `pipelined_timed` (the same schedule without it,
+    plus events), same job. The chapter says the check costs more in place than alone (checked:
+    the difference is above the check's own time and the two runs' ranges do not overlap)."""
+    rows = {k: one(table("09_multi_gpu_timed").where(kernel=k, gpus=int(gpus), dtype="float", rows=SIZE, cols=SIZE), k)
+            for k in ("pipelined", "pipelined_timed")}
+    gap = rows["pipelined"]["ms_median"] - rows["pipelined_timed"]["ms_median"]
+    if gap <= _timed("check", gpus) or rows["pipelined"]["ms_min"] <= rows["pipelined_timed"]["ms_max"]:
+        _stop(f"on {gpus} GPUs pipelined is not clearly slower than pipelined_timed")
+    return num(gap, 1)
+
+
+def overlap_rate(gpus):
+    """The all-to-all's speed while it overlapped the local work, as % of its speed alone, if it
+    ran at its own speed once the local work had ended (an inference): the share of its bytes
+    moved during the overlap, (alone - (beside - local)) / alone, over the overlap's share of
+    its alone time, local / alone."""
+    alone, beside = _where("alltoall", gpus)
+    local = _timed("both_at_once_local", gpus)
+    moved = (alone - (beside - local)) / alone
+    if not 0 < moved < 1:
+        _stop(f"on {gpus} GPUs the all-to-all's overlap share is {moved:.2f}")
+    return num(100 * moved * alone / local, 0) + "%"
+
+
+def timed_stream_gbps(gpus):
+    """GB/s (read plus written) of the DRAM stand-in beside the all-to-all in the timed job, to
+    the nearest 10; the chapter says under half of what the local work moves alone (checked)."""
+    moved = STREAM_PASSES * 2 * _shard_bytes(gpus) / _timed("beside_stream_neighbour", gpus) / 1e6
+    if moved >= _local_gbps(gpus) / 2:
+        _stop(f"the DRAM stand-in moved {moved:.0f} GB/s, not under half the local work's")
+    return str(int(round(moved, -1)))
+
+
+def _local_gbps(gpus):
+    """GB/s of the local work alone in the timed job: four passes over the shard (two reads, two writes)."""
+    return 4 * _shard_bytes(gpus) / _timed("local_work", gpus) / 1e6
+
+
+def local_gbps(gpus):
+    return str(int(round(_local_gbps(gpus), -2)))
