@@ -716,6 +716,40 @@ def copy_in_flight_kb():
 
 
 
+def dram_below_copy():
+    """Points of DRAM throughput (% of peak) by which parts (a), (b) and (c) trail copy_vec16 in
+    the H100's ncu_0708, float and half: 'lo to hi'."""
+    gaps = [_ncu_h100("copy_vec16", d, "dram_pct_of_peak") - _ncu_h100(k, d, "dram_pct_of_peak")
+            for k in ("wide_tiles", "cp_async", "coarsen") for d in ("float", "half")]
+    if min(gaps) <= 0:
+        raise SystemExit(f"prose.steps: a part of step 07 kept DRAM as busy as the copy: {gaps}")
+    return span(gaps)
+
+
+def dram_a_within_b():
+    """The largest difference in DRAM throughput (points of peak) between part (a) and part (b),
+    float and half, H100 ncu_0708."""
+    return num(max(abs(_ncu_h100("wide_tiles", d, "dram_pct_of_peak") - _ncu_h100("cp_async", d, "dram_pct_of_peak"))
+                   for d in ("float", "half")))
+
+
+def h100_lab_pct(kernel, dtype):
+    """% of cudaMemcpy of a lab_step07 kernel at 16384 x 16384, median of the H100's three runs."""
+    tables = [_h100(s) for s in ("lab_step07", "lab_step07_run2", "lab_step07_run3")]
+    return num(statistics.median(pct(t, kernel=kernel, dtype=dtype, **LARGE) for t in tables))
+
+
+def h200_registers(kernel, dtype):
+    """Registers a thread of `kernel` in the H200's ncu_0708 profile (one launch at 8192²)."""
+    return _whole(_metric(kernel, dtype, "registers", "ncu_0708"))
+
+
+def queue_level(gpu, dtype, k):
+    """% of cudaMemcpy that the queueing model (as in queue_gain) gives for k blocks per SM."""
+    c = queueing.curve({"h100": H100, "h200": results.PAGES_GPU}[gpu], dtype, LARGE["rows"])
+    return num(c.predicted(int(k)))
+
+
 def queue_gain(gpu, dtype, k_from, k_to):
     """Points of cudaMemcpy that the queueing model (plots/queueing.py, fitted on the lab's
     one-block row at 16384 x 16384 on `gpu`: h100 or h200) gives for k_from -> k_to blocks per SM."""
@@ -794,6 +828,91 @@ def col_dram_pct(kernel):
     return num(_metric(kernel, "float", "dram_pct_of_peak"))
 
 
+def col_dram_ratio():
+    """naive_col's DRAM throughput over naive_row's, float, from ncu: 'about N times' (checked > 1)."""
+    ratio = _metric("naive_col", "float", "dram_pct_of_peak") / _metric("naive_row", "float", "dram_pct_of_peak")
+    if ratio <= 1:
+        raise SystemExit(f"prose.steps: naive_col's DRAM throughput is not above naive_row's ({ratio})")
+    return num(ratio)
+
+
+def _col_little(kernel, dtype):
+    """Step 00's Little's law for `kernel` (copy_2d or naive_col), `dtype`, as the chapter's table
+    writes it: (ncu occupancy at 8192² in %, bytes in flight per SM = occupancy x 2048 threads x
+    sizeof(T), GB/s at 16384² in the run that timed it, bytes an SM reads per ns = GB/s / 2 / 132,
+    ns per load = bytes in flight / bytes per ns)."""
+    occupancy = _metric(kernel, dtype, "occupancy_pct")
+    in_flight = occupancy / 100 * THREADS_PER_SM * SIZES[dtype]
+    speed = gbps(table(_COL_SOURCE[kernel]), kernel=kernel, dtype=dtype, **LARGE)
+    rate = speed / 2 / SMS
+    return occupancy, in_flight, speed, rate, in_flight / rate
+
+
+def col_little_row(kernel, dtype):
+    """One row of step 02's Little's-law table, `kernel` x `dtype`: 'occupancy | bytes in flight
+    | GB/s (% of cudaMemcpy) | GB/s per SM | ns per load'. The chapter says naive_col's loads take
+    longer than copy_2d's (checked)."""
+    if _col_little("naive_col", dtype)[4] <= _col_little("copy_2d", dtype)[4]:
+        raise SystemExit(f"prose.steps: naive_col {dtype}'s loads do not take longer than copy_2d's")
+    occupancy, in_flight, speed, rate, ns = _col_little(kernel, dtype)
+    share = _pct_large(_COL_SOURCE[kernel], kernel, dtype)
+    return (f"{num(occupancy)}% | {num(occupancy / 100, 3)} x 2048 x {SIZES[dtype]} B = {in_flight:,.0f} B | "
+            f"{_whole(speed)} ({num(share)}%) | {num(rate, 2)} GB/s | {_round_to(ns, 10)} ns")
+
+
+def col_load_slowdown(dtype):
+    """How much longer naive_col's load takes than copy_2d's, `dtype` (_col_little): 'R times as
+    long, about D ns more' (checked: longer)."""
+    slow, fast = _col_little("naive_col", dtype)[4], _col_little("copy_2d", dtype)[4]
+    if slow <= fast:
+        raise SystemExit(f"prose.steps: naive_col {dtype}'s loads do not take longer than copy_2d's")
+    return f"{num(slow / fast)} times as long, about {_round_to(slow - fast, 10)} ns more"
+
+
+def col_load_ratios():
+    """naive_col's time per load over copy_2d's, float and half (_col_little): 'A to B'."""
+    return span([_col_little("naive_col", d)[4] / _col_little("copy_2d", d)[4] for d in ("float", "half")])
+
+
+def col_little_caption():
+    """Where step 02's Little's-law table comes from: the ncu CSV and the two timed runs."""
+    names = [table(s).path.name for s in ("ncu", "00_copy", "02_naive_col")]
+    return f"Occupancy from `{names[0]}`; GB/s from `{names[1]}` (`copy_2d`) and `{names[2]}` (`naive_col`)"
+
+
+def col_registers():
+    """Registers per thread of copy_2d and naive_col (ncu, float and half: the same), and the
+    theoretical occupancy they allow with 256-thread blocks: 'R registers a thread: B blocks of
+    256 threads fit in an SM, P% of 2048 threads'."""
+    registers = int(_same([_metric(k, d, "registers") for k in ("copy_2d", "naive_col") for d in ("float", "half")],
+                          "registers of copy_2d and naive_col"))
+    blocks = min(THREADS_PER_SM // 256, REGISTERS_PER_SM // (256 * registers))
+    return f"{registers} registers a thread: {blocks} blocks of 256 threads fit in an SM, {_whole(blocks * 256 / THREADS_PER_SM * 100)}%"
+
+
+def _col_l2_runs(dtype):
+    """naive_col's L2 hit rate, %, `dtype`, 8192², in the two profiling runs the chapter quotes:
+    the ncu CSV and the ncu_rect CSV."""
+    return [_metric("naive_col", dtype, "l2_hit_pct"), _rect_metric("naive_col", dtype, "l2_hit_pct", 8192, 8192)]
+
+
+def col_l2_hit_runs(dtype):
+    """naive_col's L2 hit rate in the two runs (_col_l2_runs): 'A and B'."""
+    a, b = _col_l2_runs(dtype)
+    return f"{num(a)} and {num(b)}"
+
+
+def col_l2_visits_runs(dtype):
+    """a = h / (1 - h) for each of the two runs' hit rates h, `dtype`: 'A and B'. The chapter says
+    they lie near the model's low bound (checked: from the low bound, one per block reading a
+    sector, to a quarter of the way to 32 / sizeof(T) lookups)."""
+    low, high = (1 if SIZES[dtype] >= 4 else 32 // (SIZES[dtype] * 8)), 32 // SIZES[dtype]
+    visits = [h / (100 - h) for h in _col_l2_runs(dtype)]
+    if not all(low - 0.05 <= a <= low + (high - low) / 4 for a in visits):
+        raise SystemExit(f"prose.steps: naive_col {dtype}: {visits} L2 visits per sector are not near {low}")
+    return f"{num(visits[0])} and {num(visits[1])}"
+
+
 # ---- step 04: the squares, the rectangle, loads in flight ---------------------------------
 
 _SQUARES = (1024, 2048, 4096, 8192, 16384)
@@ -858,3 +977,139 @@ def rect_long_scoreboard(kernel, dtype):
     if kernel == "vec16_store" and not 0.8 <= rect / sq <= 1.2:
         raise SystemExit(f"prose.steps: vec16_store {dtype}'s long scoreboard {sq} -> {rect} is not within 20%")
     return f"{num(sq)} to {num(rect)}"
+
+
+# ---- step 04: stores, elements a second, the prediction for double, the lane-distance test --
+
+def unroll4_st_use():
+    """unroll4's store sector use, %, float and half alike, from ncu."""
+    return _whole(_same([_metric("unroll4", d, "st_sector_use_pct") for d in ("float", "half")],
+                        "unroll4's store sector use"))
+
+
+def _elements_per_clock(speed, dtype):
+    """Elements an SM transposes per clock at `speed` GB/s (2 x sizeof(T) bytes moved per element,
+    132 SMs at the 1.98 GHz boost clock)."""
+    return speed / (2 * SIZES[dtype]) / SMS / BOOST_GHZ
+
+
+def vec16_elements(dtype):
+    """Billions of elements vec16_store transposes a second, `dtype` 16384², from 04_vectorize."""
+    return _whole(gbps(table("04_vectorize"), kernel="vec16_store", dtype=dtype, **LARGE) / (2 * SIZES[dtype]))
+
+
+def vec16_per_clock():
+    """vec16_store's elements per SM per clock, float and half at 16384² (04_vectorize). The chapter
+    says the two types move the same number of elements a second (checked: within 3%)."""
+    rates = [_elements_per_clock(gbps(table("04_vectorize"), kernel="vec16_store", dtype=d, **LARGE), d)
+             for d in ("float", "half")]
+    if abs(rates[0] / rates[1] - 1) > 0.03:
+        raise SystemExit(f"prose.steps: vec16_store float and half move different elements a second: {rates}")
+    return num(statistics.mean(rates), 2)
+
+
+def vec16_double_per_clock():
+    """vec16_store's elements per SM per clock, double at 16384² in the tour. The chapter says it is
+    below float's (checked)."""
+    tour = table("tour")
+    double = _elements_per_clock(gbps(tour, kernel="vec16_store", dtype="double", **LARGE), "double")
+    single = _elements_per_clock(gbps(tour, kernel="vec16_store", dtype="float", **LARGE), "float")
+    if not double < single:
+        raise SystemExit(f"prose.steps: vec16_store double ({double}) is not below float ({single}) per clock")
+    return num(double, 2)
+
+
+def tour_double(kernel):
+    """`kernel`'s % of cudaMemcpy, double at 16384² in the tour, whole."""
+    return _whole(pct(table("tour"), kernel=kernel, dtype="double", **LARGE))
+
+
+def _double_interpolated():
+    """The tour's double with 2 loads per thread, halfway between 1 (naive_col) and 4 (unroll4) on a
+    doubling scale: the mean of the two."""
+    tour = table("tour")
+    return statistics.mean(pct(tour, kernel=k, dtype="double", **LARGE) for k in ("naive_col", "unroll4"))
+
+
+def double_prediction():
+    """Step 04's prediction for double (_double_interpolated), whole %."""
+    return _whole(_double_interpolated())
+
+
+def vec16_double():
+    """vec16_store's % of cudaMemcpy, double at 16384² in the tour. The chapter says it lands near
+    the prediction (checked: within 5 points)."""
+    measured = pct(table("tour"), kernel="vec16_store", dtype="double", **LARGE)
+    if abs(measured - _double_interpolated()) > 5:
+        raise SystemExit(f"prose.steps: vec16_store double {measured} is not near {_double_interpolated()}")
+    return num(measured)
+
+
+def rect_unroll4(dtype):
+    """unroll4's % of cudaMemcpy on 4000 x 6000, `dtype`, from 04_vectorize, whole."""
+    return _whole(pct(table("04_vectorize"), kernel="unroll4", dtype=dtype, rows=4000, cols=6000))
+
+
+_LANE_TEST = "04_vectorize_rect"  # the H100 runs that change the distance between lanes
+
+
+def _lane_runs():
+    """The lane-distance test's tables: its newest CSV and each repeat (prose.runs)."""
+    from prose import runs
+    return runs(_LANE_TEST)
+
+
+def _lane_median(kernel, dtype, rows, cols):
+    """% of cudaMemcpy of `kernel` at rows x cols, the median of the lane-distance test's runs."""
+    return statistics.median(pct(t, kernel=kernel, dtype=dtype, rows=rows, cols=cols) for t in _lane_runs())
+
+
+def _lane_bytes(kernel, dtype, cols):
+    """Bytes between the loads of neighbouring lanes: V input rows for vec16_store, one for unroll4."""
+    rows_apart = 16 // SIZES[dtype] if kernel == "vec16_store" else 1
+    return rows_apart * cols * SIZES[dtype]
+
+
+def _lane_text(n):
+    return f"{n:,} B = {n // 128} x 128" if n % 128 == 0 else f"{n:,} B"
+
+
+def lane_test_row(rows, cols):
+    """One row of step 04's lane-distance table: vec16_store's lane distance, its float and half
+    medians, unroll4's lane distances (float, half), its float and half medians."""
+    rows, cols = int(rows), int(cols)
+    cells = [_lane_text(_lane_bytes("vec16_store", "float", cols))]
+    cells += [f"{num(_lane_median('vec16_store', d, rows, cols))}%" for d in ("float", "half")]
+    cells.append(f"{_lane_text(_lane_bytes('unroll4', 'float', cols))}; {_lane_text(_lane_bytes('unroll4', 'half', cols))}")
+    cells += [f"{num(_lane_median('unroll4', d, rows, cols))}%" for d in ("float", "half")]
+    return " | ".join(cells)
+
+
+def lane_test_caption():
+    """Where step 04's lane-distance table comes from."""
+    tables = _lane_runs()
+    first = tables[0].rows[0]
+    files = ", ".join(f"`{t.path.name}`" for t in tables)
+    return (f"% of cudaMemcpy, the median of {len(tables)} processes, each the median of {first['reps']} "
+            f"cold-L2 timings; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}; from {files}")
+
+
+def _lane_split(dtype):
+    """The lane-distance test's medians, `dtype`, split by whether the lanes lie a multiple of 128
+    bytes apart: (multiples, others)."""
+    split = ([], [])
+    for r in _lane_runs()[0].rows:
+        if r["dtype"] == dtype and r["kernel"] in ("vec16_store", "unroll4"):
+            value = _lane_median(r["kernel"], dtype, r["rows"], r["cols"])
+            split[_lane_bytes(r["kernel"], dtype, r["cols"]) % 128 != 0].append(value)
+    return split
+
+
+def lane_test_split(dtype):
+    """'A to B% ... C to D%': the lane-distance test's cases, `dtype`, with lanes a multiple of 128
+    bytes apart, then the others. The chapter says every multiple is slower than every other case
+    (checked: by more than 5 points)."""
+    multiples, others = _lane_split(dtype)
+    if not multiples or not others or max(multiples) + 5 >= min(others):
+        raise SystemExit(f"prose.steps: lanes a multiple of 128 B apart ({multiples}) are not all slower ({others})")
+    return f"{span(multiples)}% with lanes a multiple of 128 bytes apart, {span(others)}% otherwise"

@@ -50,8 +50,9 @@ __global__ void __launch_bounds__(kThreads)
 
 /// Whether the rows of `in` lie a multiple of 128 KB apart. The blocks in flight then read
 /// addresses that agree in their low 17 bits, and one region runs slower than two (measured
-/// in the lab; that DRAM serves such addresses slowly is a hypothesis); two regions of tiles
-/// break the pattern.
+/// in the lab; that DRAM serves such addresses slowly is a hypothesis). With two regions of
+/// tiles, consecutive blocks work half a matrix apart: half the blocks in flight agree in
+/// those bits, not all of them.
 template <typename T>
 constexpr bool pitch_is_128k_multiple(int cols) {
   return std::size_t(cols) * sizeof(T) % (128 * 1024) == 0;
