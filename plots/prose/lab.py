@@ -296,6 +296,17 @@ def effect(idea, style="signed"):
     return _signed_span(values)
 
 
+def column_order_loss_128k():
+    """lab_coarsen (2026-11-25), double 8192 x 16384 (`in`'s rows 128 KB apart): the points by which
+    the column order in one region (regions_never) trails row-major (order_rows). The words: it
+    trails there (checked)."""
+    tbl = _pinned("lab_coarsen")
+    gap = _gap(tbl, "order_rows", "regions_never", "double", 8192, 16384)
+    if gap <= 0:
+        _fail("row-major leads the column order in one region at double 8192 x 16384", [gap])
+    return num(gap)
+
+
 def step07_h100(idea):
     """lab_step07 (an H100, three runs): the points an idea that left step 07 moves the 256-byte
     headline at 8192² and 16384², every type, median of three: "store_hint" (headline_tile256
