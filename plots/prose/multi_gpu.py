@@ -67,6 +67,11 @@ def nvlink_model_ms(gpus):
     return num(_nvlink_model_ms(gpus), 1)
 
 
+def nvlink_rest(gpus):
+    """100% minus nvlink_share: the part of the nominal rate the all-to-all did not reach."""
+    return num(100 - 100 * _nvlink_model_ms(gpus) / _ms("nccl_alltoall", gpus), 0) + "%"
+
+
 def nvlink_share(gpus):
     """The all-to-all's speed as % of NVLink's. The chapter says it is below it."""
     share = 100 * _nvlink_model_ms(gpus) / _ms("nccl_alltoall", gpus)
