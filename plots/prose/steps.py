@@ -317,16 +317,6 @@ def vec16_prediction(dtype):
     return f"about {_whole(base)}%"
 
 
-def double_by_loads():
-    """`double` at 16384 in the tour (H200) with 1, 2 and 4 loads in flight per thread: naive_col,
-    vec16_store, unroll4, 'A, B and C%'. The chapter says the speed rises with them (checked)."""
-    tour = table("tour")
-    v = [pct(tour, kernel=k, dtype="double", **LARGE) for k in ("naive_col", "vec16_store", "unroll4")]
-    if not v[0] < v[1] < v[2]:
-        raise SystemExit(f"prose.steps: double does not rise with loads in flight: {v}")
-    return f"{_whole(v[0])}, {_whole(v[1])} and {_whole(v[2])}%"
-
-
 def vec16_pct(dtype):
     """vec16_store, % of cudaMemcpy, `dtype` 16384², from 04_vectorize; the chapter says it is level
     with unroll4 (checked: within a point)."""
@@ -762,11 +752,6 @@ def queue_gain(gpu, dtype, k_from, k_to):
 _COL_SOURCE = {"copy_2d": "00_copy", "naive_col": "02_naive_col"}  # the run that timed each kernel
 
 
-def col_l2_hit(kernel, dtype):
-    """`kernel`'s L2 hit rate, %, `dtype`, from ncu (8192²)."""
-    return num(_metric(kernel, dtype, "l2_hit_pct"))
-
-
 def copy_2d_l2_hit():
     """copy_2d's L2 hit rate, float and half, 'A to B', from ncu. The chapter says it is about half
     (loads miss, stores hit; checked: 45 to 55%)."""
@@ -774,18 +759,6 @@ def copy_2d_l2_hit():
     if not all(45 <= x <= 55 for x in v):
         raise SystemExit(f"prose.steps: copy_2d's L2 hit rate {v} is not about half")
     return span(v)
-
-
-def col_l2_visits(dtype):
-    """How many times L2 is asked for each input sector of naive_col, `dtype`: a in the model
-    hit rate = a / (a + 1) (a - 1 load hits and one store hit per miss), solved with ncu's hit
-    rate. The chapter compares it with the 32 / sizeof(T) lookups the warps make for a sector
-    (checked: at least 1 and below them)."""
-    h = _metric("naive_col", dtype, "l2_hit_pct") / 100
-    a = h / (1 - h)
-    if not 1 <= a < 32 // SIZES[dtype]:
-        raise SystemExit(f"prose.steps: naive_col {dtype}: {a} L2 visits per sector is outside 1..lookups")
-    return num(a)
 
 
 def row_l2_hit(dtype):
@@ -796,31 +769,6 @@ def row_l2_hit(dtype):
     if abs(h - 100 * n / (n + 1)) > 1:
         raise SystemExit(f"prose.steps: naive_row {dtype} L2 hit {h} is not within a point of {n}/{n + 1}")
     return num(h)
-
-
-def _time_per_load_ns(kernel, dtype):
-    """Step 00's Little's law for `kernel` (copy_2d or naive_col): bytes in flight per SM (one
-    element per resident thread, ncu occupancy at 8192²) over the bytes an SM reads per ns at
-    the kernel's measured share of cudaMemcpy (16384², the run that timed it)."""
-    source = _COL_SOURCE[kernel]
-    in_flight = _metric(kernel, dtype, "occupancy_pct") / 100 * THREADS_PER_SM * SIZES[dtype]
-    return in_flight / (_pct_large(source, kernel, dtype) / 100 * _sm_read_gbps(source))
-
-
-def col_occupancy(kernel, dtype):
-    """`kernel`'s achieved occupancy, % of 2048 threads, `dtype`, whole, from ncu. The chapter says
-    naive_col's is the higher one (checked)."""
-    if _metric("naive_col", dtype, "occupancy_pct") < _metric("copy_2d", dtype, "occupancy_pct"):
-        raise SystemExit(f"prose.steps: naive_col {dtype} has a lower occupancy than copy_2d")
-    return _whole(_metric(kernel, dtype, "occupancy_pct"))
-
-
-def col_time_per_load(kernel, dtype):
-    """`kernel`'s effective time per load, ns to 10 ns (_time_per_load_ns). The chapter says
-    naive_col's is the longer (checked)."""
-    if _time_per_load_ns("naive_col", dtype) <= _time_per_load_ns("copy_2d", dtype):
-        raise SystemExit(f"prose.steps: naive_col {dtype}'s loads do not take longer than copy_2d's")
-    return _round_to(_time_per_load_ns(kernel, dtype), 10)
 
 
 def col_dram_pct(kernel):
@@ -952,31 +900,6 @@ def _rect_metric(kernel, dtype, metric, rows, cols):
     tbl = table("ncu_rect")
     found = [dict(t) for t in {tuple(sorted(r.items())) for r in tbl.where(kernel=kernel, dtype=dtype, rows=int(rows), cols=int(cols))}]
     return one(found, f"{kernel} {dtype} {rows}x{cols} in {tbl.path.name}")[metric]
-
-
-def rect_pair(metric, dtype):
-    """`metric` of vec16_store against unroll4 on 4000 x 6000, `dtype` (ncu_rect): 'a against b'.
-    For `half` the chapter says the gap is as on the squares (checked: at 4096² and 8192² the
-    same sign and at least half the size)."""
-    v, u = (_rect_metric(k, dtype, metric, 4000, 6000) for k in ("vec16_store", "unroll4"))
-    if dtype == "half":
-        for n in (4096, 8192):
-            gap = _rect_metric("vec16_store", dtype, metric, n, n) - _rect_metric("unroll4", dtype, metric, n, n)
-            if gap * (v - u) <= 0 or abs(gap) < abs(v - u) / 2:
-                raise SystemExit(f"prose.steps: {metric} {dtype}: the rectangle's gap {v - u} is not as at {n}² ({gap})")
-    return f"{num(v)} against {num(u)}"
-
-
-def rect_long_scoreboard(kernel, dtype):
-    """`kernel`'s long-scoreboard stall, `dtype`, on the 8192² square and on 4000 x 6000 (ncu_rect):
-    'a to b'. The chapter says the rectangle cuts unroll4's by a third or more and leaves
-    vec16_store's within 20% (checked)."""
-    sq, rect = (_rect_metric(kernel, dtype, "stall_long_scoreboard", r, c) for r, c in ((8192, 8192), (4000, 6000)))
-    if kernel == "unroll4" and not rect < sq * 2 / 3:
-        raise SystemExit(f"prose.steps: unroll4 {dtype}'s long scoreboard {sq} -> {rect} does not fall by a third")
-    if kernel == "vec16_store" and not 0.8 <= rect / sq <= 1.2:
-        raise SystemExit(f"prose.steps: vec16_store {dtype}'s long scoreboard {sq} -> {rect} is not within 20%")
-    return f"{num(sq)} to {num(rect)}"
 
 
 # ---- step 04: stores, elements a second, the prediction for double, the lane-distance test --
@@ -1113,3 +1036,22 @@ def lane_test_split(dtype):
     if not multiples or not others or max(multiples) + 5 >= min(others):
         raise SystemExit(f"prose.steps: lanes a multiple of 128 B apart ({multiples}) are not all slower ({others})")
     return f"{span(multiples)}% with lanes a multiple of 128 bytes apart, {span(others)}% otherwise"
+
+
+def lane_test_slowest_other():
+    """half's unroll4 on 6000 x 4000 in the lane-distance test (lanes 8,000 B apart, not a multiple
+    of 128), median %. The chapter says it is the slowest of half's other cases (checked)."""
+    value = _lane_median("unroll4", "half", 6000, 4000)
+    if _lane_bytes("unroll4", "half", 4000) % 128 == 0 or value != min(_lane_split("half")[1]):
+        raise SystemExit(f"prose.steps: half unroll4 on 6000 x 4000 ({value}) is not the slowest other case")
+    return f"{num(value)}%"
+
+
+def vec16_half_occupancy():
+    """Achieved occupancy of unroll4 and vec16_store, half (ncu): 'A% (`unroll4`) to B%
+    (`vec16_store`)'. The chapter says it falls although both use the same registers (checked)."""
+    _same([_metric(k, "half", "registers") for k in ("unroll4", "vec16_store")], "registers of unroll4 and vec16_store")
+    before, after = (_metric(k, "half", "occupancy_pct") for k in ("unroll4", "vec16_store"))
+    if not after < before - 5:
+        raise SystemExit(f"prose.steps: vec16_store's half occupancy ({after}) does not fall from unroll4's ({before})")
+    return f"{num(before)}% (`unroll4`) to {num(after)}% (`vec16_store`)"

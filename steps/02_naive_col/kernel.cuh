@@ -10,10 +10,14 @@
 /// rows and y (with the grid-stride loop, orow unsigned as in step 01) over the input columns.
 ///
 /// Why: without shared memory (step 05) one of the two accesses must be strided, and a
-/// strided load costs less than a strided store (the chapter measures how much). A load brings the whole 32-byte sector it
-/// touches into L1 and L2, where the block's other warps, and later blocks, find the rest of
-/// that sector. A store of 4 bytes into a sector is not gathered on its way: each of the 32
-/// lanes' partial-sector writes goes to L2 as a request of its own.
+/// strided load costs less than a strided store (the chapter measures how much). A load
+/// brings the whole 32-byte sector it touches into L1 and L2. The block's 8 warps read 8
+/// neighbouring columns, so for `float` (cols a multiple of 8) they use that whole sector
+/// between them; for 2-byte types the block's pair along y uses the other half. They ask for
+/// it at about the same time, and (by the chapter's reading of the L2 hit rate) L1 merges
+/// their requests with the first miss instead of passing them on. A store of 4 bytes
+/// into a sector is not gathered on its way: each of the 32 lanes' partial-sector writes goes
+/// to L2 as a store transaction of its own.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -63,7 +63,7 @@ __global__ void vec16_store_kernel(T* __restrict__ out, const T* __restrict__ in
     }
     if constexpr (kStore16) {
       uint4 packed;                             // 16 bytes = four 32-bit registers
-      memcpy(&packed, v, sizeof(packed));       // the kV elements' bits, in order: no type punning
+      memcpy(&packed, v, sizeof(packed));       // the kV elements' bits, in order: no aliasing violation
       *reinterpret_cast<uint4*>(dst) = packed;  // ONE 16-byte store (dst is 16-byte aligned)
     } else {
 #pragma unroll
