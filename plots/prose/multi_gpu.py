@@ -237,11 +237,6 @@ def inside_slowdown(gpus):
     return num(_timed("pipelined_timed_exchanges", gpus) / _timed("exchanges", gpus), 2)
 
 
-def inside_share(gpus):
-    """The exchanges' summed time as a share of pipelined_timed's, whole %."""
-    return num(100 * _timed("pipelined_timed_exchanges", gpus) / _timed("pipelined_timed", gpus), 0) + "%"
-
-
 def inside_explains(gpus):
     """What the exchanges' stretch (inside minus alone) adds to the pipelined model, against the
     measured pipelined_timed: 'model M + stretch S = X ms, measured Y ms'. The chapter says the
@@ -593,17 +588,6 @@ def timed_stream_gbps(gpus):
 
 def _stream_gbps(gpus):
     return STREAM_PASSES * 2 * _shard_bytes(gpus) / _timed("beside_stream_neighbour", gpus) / 1e6
-
-
-def stream_share_of_local(gpus):
-    """The DRAM stand-in's GB/s beside the all-to-all over the local work's beside it (four passes
-    over the shard in both_at_once_local's time), whole %; the chapter calls it a weak test of
-    memory (checked: under 80%)."""
-    local = 4 * _shard_bytes(gpus) / _timed("both_at_once_local", gpus) / 1e6
-    share = 100 * _stream_gbps(gpus) / local
-    if share >= 80:
-        _stop(f"the DRAM stand-in drew {share:.0f}% of the local work's bandwidth")
-    return num(share, 0) + "%"
 
 
 def inside_rest(gpus):

@@ -734,17 +734,15 @@ def h200_registers(kernel, dtype):
     return _whole(_metric(kernel, dtype, "registers", "ncu_0708"))
 
 
-def queue_level(gpu, dtype, k):
-    """% of cudaMemcpy that the queueing model (as in queue_gain) gives for k blocks per SM."""
-    c = queueing.curve({"h100": H100, "h200": results.PAGES_GPU}[gpu], dtype, LARGE["rows"])
-    return num(c.predicted(int(k)))
-
-
-def queue_gain(gpu, dtype, k_from, k_to):
-    """Points of cudaMemcpy that the queueing model (plots/queueing.py, fitted on the lab's
-    one-block row at 16384 x 16384 on `gpu`: h100 or h200) gives for k_from -> k_to blocks per SM."""
-    c = queueing.curve({"h100": H100, "h200": results.PAGES_GPU}[gpu], dtype, LARGE["rows"])
-    return _signed(c.predicted(int(k_to)) - c.predicted(int(k_from)))
+def h100_blocks(dtype):
+    """The lab's blocks_per_sm_1..3 rows on the H100 at 16384 x 16384 (median of three runs), %:
+    'a, b and c'. The chapter says they level off from 3 (float) and 2 (half) blocks on (checked:
+    the last step under a point either way)."""
+    c = queueing.curve(H100, dtype, LARGE["rows"])
+    first_level = {"float": 3, "half": 2}[dtype]
+    if any(abs(c.measured[k + 1] - c.measured[k]) >= 1 for k in range(first_level, 3)):
+        raise SystemExit(f"prose.steps: {dtype} does not level off from {first_level} blocks on")
+    return f"{num(c.measured[1])}, {num(c.measured[2])} and {num(c.measured[3])}"
 
 
 # ---- step 02: L2 visits per sector, time per load, rectangle -------------------------------
