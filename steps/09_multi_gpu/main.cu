@@ -42,7 +42,8 @@ struct Settings {
 };
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
-              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10;
+              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10,
+              kLocalWorkOneChunk = -11;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
@@ -54,10 +55,11 @@ struct Version {
 
 std::vector<Version> versions(const Settings& s) {
   std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges}, {"check", kCheck},
-                            {"local_work", kLocalWork}, {"packs", kPacks}, {"places", kPlaces},
+                            {"local_work", kLocalWork}, {"local_work_one_chunk", kLocalWorkOneChunk},
+                            {"packs", kPacks}, {"places", kPlaces},
                             {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
                             {"beside_stream", kBesideStream}, {"pipelined_timed", kPipelinedTimed},
-                            {"exchange", 1}};
+                            {"one_chunk", 1}};
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
@@ -76,10 +78,12 @@ void alltoall(T* to, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t
 }
 
 /// The local work of `pipelined` alone: every pack and place of its chunks, no exchange (the
-/// received pieces are placed as the buffer holds them); or only its packs, or only its places.
+/// received pieces are placed as the buffer holds them); or only its packs, or only its places;
+/// or, with chunks = 1, the local work of `one_chunk`.
 template <typename T>
-void local_work(T* out, const T* in, const Layout& l, cudaStream_t stream, bool packs = true, bool places = true) {
-  const Layout lk{l.rows, l.cols, l.ranks, l.rank, step09::kChunks};
+void local_work(T* out, const T* in, const Layout& l, cudaStream_t stream, bool packs = true, bool places = true,
+                int chunks = step09::kChunks) {
+  const Layout lk{l.rows, l.cols, l.ranks, l.rank, chunks};
   step09::Staging<T> staging(lk, stream);
   for (int k = 0; k < lk.chunks; ++k) {
     T* send = staging.send(k % lk.buffers());
@@ -246,6 +250,7 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
   if (v.chunks == kPipelinedTimed) return pipelined_timed(out, in, l, comm, stream, exchange_clocks);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
+  if (v.chunks == kLocalWorkOneChunk) return local_work(out, in, l, stream, true, true, 1);
   if (v.chunks == kPacks) return local_work(out, in, l, stream, true, false);
   if (v.chunks == kPlaces) return local_work(out, in, l, stream, false, true);
   if (v.chunks == kExchanges) return exchanges<T>(l, comm, stream);
