@@ -102,22 +102,22 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
 PARTS = [("exchanges", "the 4 exchanges alone"), ("pipelined_timed_exchanges", "the 4 exchanges inside the pipeline"),
          ("nccl_alltoall", "all-to-all alone"), ("both_at_once_alltoall", "all-to-all beside the local work"),
          ("local_work", "local work alone"), ("both_at_once_local", "local work beside the all-to-all"),
-         ("exchange", "transpose, 1 chunk"), ("pipelined", "transpose, pipelined (4 chunks)"),
+         ("one_chunk", "transpose, 1 chunk"), ("pipelined", "transpose, pipelined (4 chunks)"),
          ("pipelined_timed", "the same, exchanges timed, no check")]
 BESIDE = {"pipelined_timed_exchanges", "both_at_once_alltoall", "both_at_once_local"}  # hatched
 
 
 def parts(results):
     """Each part's time alone and beside the others, and the transposes, on 2 and 4 GPUs (float),
-    all from the job that timed the exchanges inside the pipeline (09_multi_gpu_timed)."""
-    table = require("09_multi_gpu_timed", results)
+    all from the chapter's float job (09_multi_gpu_float)."""
+    table = require("09_multi_gpu_float", results)
     counts = sorted({r["gpus"] for r in table.rows})
     fig, axes = plt.subplots(1, len(counts), figsize=(5.2 * len(counts), 3.6), sharey=True)
     axes = axes if len(counts) > 1 else [axes]
     colours = {"exchanges": RANK_COLOURS[2], "pipelined_timed_exchanges": RANK_COLOURS[2],
                "nccl_alltoall": RANK_COLOURS[0], "both_at_once_alltoall": RANK_COLOURS[0],
                "local_work": RANK_COLOURS[1], "both_at_once_local": RANK_COLOURS[1],
-               "exchange": style.REF_COLOUR, "pipelined": "black", "pipelined_timed": "black"}
+               "one_chunk": style.REF_COLOUR, "pipelined": "black", "pipelined_timed": "black"}
     for ax, g in zip(axes, counts):
         rows = [r for r in table.where(dtype="float", gpus=g) if r["rows"] == r["cols"]]
         ms = {r["kernel"]: r["ms_median"] for r in rows}

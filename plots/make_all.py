@@ -22,7 +22,7 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   inplace_two          nothing: step 08's two passes (squares, chunks) on a 4 x 6 matrix (fig_inplace.py)
   inplace_cycles       nothing: the chunk permutation of those two passes, its cycles drawn (fig_cycles.py)
   multi_gpu_blocks     nothing: step 09's worked example, 7 x 8 on 3 ranks (plots/multi_gpu_blocks.py)
-  multi_gpu_parts      09_multi_gpu_timed_*.csv: the parts of the pipelined transpose alone and at once
+  multi_gpu_parts      09_multi_gpu_float_*.csv: the parts of the pipelined transpose alone and at once
 """
 import argparse
 import fnmatch

@@ -92,7 +92,7 @@ class MissingInputs(unittest.TestCase):
                                      "skipped sizes: no sweep_cold_*.csv in " + str(empty) + "/",
                                      "skipped warm_vs_cold: no sweep_cold_*.csv in " + str(empty) + "/",
                                      "skipped profile: no ncu_*.csv in " + str(empty) + "/",
-                                     "skipped multi_gpu_parts: no 09_multi_gpu_timed_*.csv in " + str(empty) + "/"])
+                                     "skipped multi_gpu_parts: no 09_multi_gpu_float_*.csv in " + str(empty) + "/"])
             self.assertEqual(list(out.glob("*")), [])
 
     def test_sizes_without_ncu_leaves_the_l2_line_out_and_says_so(self):
@@ -120,7 +120,7 @@ class RealResults(unittest.TestCase):
             expected = [f"step_{s}" for s in results.step_sources()]
             if results.newest("tour") is not None:
                 expected.append("progression")
-            if results.newest("09_multi_gpu_timed") is not None:
+            if results.newest("09_multi_gpu_float") is not None:
                 expected.append("multi_gpu_parts")
             for name in expected:
                 self.assertTrue((pathlib.Path(tmp) / f"{name}.svg").is_file(), name)

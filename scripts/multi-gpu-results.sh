@@ -38,6 +38,7 @@ python3 steps/09_multi_gpu/peer_torch.py --reps 10 --csv "$float_csv" --gpus "$g
   echo "ours: NCCL $(sed -n 's/^#define NCCL_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' "$(dirname "$(command -v nvcc)")/../include/nccl.h" /usr/include/nccl.h 2>/dev/null | head -n 3 | paste -sd .)"
   echo "PyTorch's: NCCL $(python3 -c 'import torch; print(".".join(map(str, torch.cuda.nccl.version())))' 2>/dev/null || echo unknown)"
   NCCL_DEBUG=INFO "$bench" --gpus "$most" --sizes 4096 --reps 1 --dtype float 2>&1 |
-    grep -E 'NCCL INFO (Channel [0-9]+/[0-9]+ : 0\[|.*via P2P|.*via SHM|NCCL version)' | sort -u | head -n 12
+    grep -E 'NCCL INFO (Channel [0-9]+/[0-9]+ : 0\[|.*via P2P|.*via SHM|NCCL version)' | sort -u | head -n 12 |
+    sed -E 's/^[^ ]+ (\[[0-9]+\]) NCCL INFO /rank \1: /'  # without the host name and process ids
 } >"${float_csv%.csv}.versions.txt"
 echo "wrote $float_csv and $csv"

@@ -2,23 +2,22 @@
 (see plots/prose/__init__.py).
 
 Sources:
-- 09_multi_gpu (one job on 4 H100 of one host): every version of the transpose, NCCL's
-  all-to-all of the same bytes (`nccl_alltoall`), the local work alone (`local_work`), and
-  PyTorch's way and its all-to-all (`pytorch`, `pytorch_alltoall`, step "peer"), on 2 and 4
-  GPUs (column `gpus`); the times are the slowest rank's medians.
-  The same job timed the parts of `pipelined` alone (`exchanges`, `check`, `local_work`, `packs`,
-  `places`), and the all-to-all and the local work at once with no dependency between them
-  (`both_at_once`) with each one's own time from the common start to its end
-  (`both_at_once_alltoall`, `both_at_once_local`).
-- 09_multi_gpu_neighbours (a second job, float 65536 x 65536 on 2 and 4 GPUs): the all-to-all
-  beside two stand-ins for the local work, a kernel that holds every SM without touching
-  memory (`beside_spin`) and a DRAM stream from an eighth of the SMs (`beside_stream`), each
-  part's own time (`*_alltoall`, `*_neighbour`), beside the same job's `nccl_alltoall` and
-  `both_at_once`.
+- 09_multi_gpu_float (one job on 4 H100 of one host, float 65536 x 65536 on 2 and 4 GPUs,
+  column `gpus`): every float number of the chapter. Every version of the transpose
+  (`one_chunk`, `pipelined`, `pipelined_2`, `pipelined_8`, `pipelined_timed` with its exchanges'
+  own times), NCCL's all-to-all of the same bytes (`nccl_alltoall`), PyTorch's way and its
+  all-to-all (`pytorch`, `pytorch_alltoall`, step "peer"), the parts alone (`exchanges`,
+  `check`, `local_work`, `local_work_one_chunk`, `packs`, `places`), the all-to-all and the
+  local work at once (`both_at_once`, each one's own time: `both_at_once_alltoall`,
+  `both_at_once_local`), and the all-to-all beside two stand-ins (`beside_spin`,
+  `beside_stream`). The times are the slowest rank's medians.
+- 09_multi_gpu (an earlier job): the same bytes in `double`, `half` and `bf16` on 4 GPUs.
+- 09_multi_gpu_neighbours (another job, the lab's page): the stand-ins again.
 - 08_inplace_shapes and its repeats (H100): cudaMemcpy's speed, for the prediction.
 A sentence that compares values is checked here: the function stops the run if the CSV no
 longer says what the sentence says.
 """
+import results
 from prose import gbps, median, num, one, runs, table
 
 SIZE = 65536  # the chapter's matrix: 65536 x 65536 float
@@ -28,10 +27,14 @@ def _stop(why):
     raise SystemExit(f"prose.multi_gpu: {why}; the chapter's sentence says otherwise")
 
 
+FLOAT_JOB = "09_multi_gpu_float"  # every float number of the chapter: one job
+TYPES_JOB = "09_multi_gpu"        # the same bytes in the other types
+
+
 def _row(kernel, gpus, dtype="float"):
-    rows = table("09_multi_gpu").where(kernel=kernel, gpus=int(gpus), dtype=dtype)
+    rows = table(FLOAT_JOB if dtype == "float" else TYPES_JOB).where(kernel=kernel, gpus=int(gpus), dtype=dtype)
     r = one([r for r in rows if r["bytes"] == 2 * SIZE * SIZE * 4], f"{kernel} on {gpus} GPUs ({dtype})")
-    if kernel in ("exchange", "pipelined", "pytorch") and not r["verified"]:
+    if kernel in ("one_chunk", "pipelined", "pytorch") and not r["verified"]:
         _stop(f"{kernel} on {gpus} GPUs failed verification")
     return r
 
@@ -110,6 +113,31 @@ def local_pct_of_model(gpus):
     return num(100 * _local_model_ms(gpus) / _ms("local_work", gpus), 0) + "%"
 
 
+def local_one_pct_of_model(gpus):
+    """The one-chunk local work alone (`local_work_one_chunk`) as % of its model's speed."""
+    return num(100 * _local_model_ms(gpus) / _ms("local_work_one_chunk", gpus), 0) + "%"
+
+
+def nccl_versions():
+    """'NCCL A (PyTorch's: B)' from the float job's versions file."""
+    paths = sorted(results.RESULTS.glob(f"{FLOAT_JOB}_*.versions.txt"))
+    if not paths:
+        _stop(f"no docs/results/{FLOAT_JOB}_*.versions.txt")
+    lines = paths[-1].read_text().splitlines()
+    ours = next(l.split("NCCL ")[1] for l in lines if l.startswith("ours: NCCL "))
+    theirs = next(l.split("NCCL ")[1] for l in lines if l.startswith("PyTorch's: NCCL "))
+    return f"NCCL {ours} (PyTorch's: {theirs})"
+
+
+def nccl_transport():
+    """The transport NCCL's log names between the GPUs in the float job (one name, checked)."""
+    paths = sorted(results.RESULTS.glob(f"{FLOAT_JOB}_*.versions.txt"))
+    names = {l.split(" via ")[1].strip() for l in paths[-1].read_text().splitlines() if " via " in l}
+    if len(names) != 1:
+        _stop(f"NCCL's log names {sorted(names)} as transports, not one")
+    return f"`{names.pop()}`"
+
+
 def predict_pct(gpus):
     """The pipelined model as % of the all-to-all's speed: what --predict takes."""
     model = _ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * _unhidden_share(gpus)
@@ -155,18 +183,18 @@ def exchange_model_ms(gpus):
 
 def exchange_excess_ms(gpus):
     """How much longer one chunk took than its model. The chapter says it took longer."""
-    excess = _ms("exchange", gpus) - _exchange_model(gpus)
+    excess = _ms("one_chunk", gpus) - _exchange_model(gpus)
     if excess <= 0:
         _stop(f"one chunk on {gpus} GPUs is as fast as its model")
     return num(excess, 1)
 
 
 def exchange_known_ms(gpus):
-    """The part of one chunk's excess that the local work's own excess explains: 1 - 1 / (2G) of
-    (local_work measured - its model), ms. The chapter says it is part of the excess (checked:
-    above 0 and below the excess)."""
-    known = (_ms("local_work", gpus) - _local_model_ms(gpus)) * (1 - 1 / (2 * int(gpus)))
-    if not 0 < known < _ms("exchange", gpus) - _exchange_model(gpus):
+    """The part of one chunk's excess that its local work's own excess explains: 1 - 1 / (2G) of
+    (local_work_one_chunk measured - its model), ms. The chapter says it is part of the excess
+    (checked: above 0 and below the excess)."""
+    known = (_ms("local_work_one_chunk", gpus) - _local_model_ms(gpus)) * (1 - 1 / (2 * int(gpus)))
+    if not 0 < known < _ms("one_chunk", gpus) - _exchange_model(gpus):
         _stop(f"the local work's excess ({known:.2f} ms) is not part of one chunk's excess")
     return num(known, 1)
 
@@ -214,10 +242,10 @@ def alltoall_slowdown(gpus):
 
 
 def _timed(kernel, gpus):
-    """ms of `kernel` in the job that timed the pipeline's own exchanges (09_multi_gpu_timed, float
+    """ms of `kernel` in the chapter's float job (09_multi_gpu_float,
     65536²): pipelined_timed, its exchanges' summed time, and the same job's exchanges alone."""
-    rows = table("09_multi_gpu_timed").where(kernel=kernel, gpus=int(gpus), dtype="float", rows=SIZE, cols=SIZE)
-    r = one(rows, f"{kernel} on {gpus} GPUs in 09_multi_gpu_timed")
+    rows = table(FLOAT_JOB).where(kernel=kernel, gpus=int(gpus), dtype="float", rows=SIZE, cols=SIZE)
+    r = one(rows, f"{kernel} on {gpus} GPUs in {FLOAT_JOB}")
     if kernel == "pipelined_timed" and not r["verified"]:
         _stop(f"pipelined_timed on {gpus} GPUs failed verification")
     return r["ms_median"]
@@ -233,7 +261,7 @@ def inside_vs_alone(gpus):
 
 
 def inside_slowdown(gpus):
-    """The exchanges' time inside the pipeline over their time alone (09_multi_gpu_timed)."""
+    """The exchanges' time inside the pipeline over their time alone."""
     return num(_timed("pipelined_timed_exchanges", gpus) / _timed("exchanges", gpus), 2)
 
 
@@ -295,7 +323,7 @@ def ratio_alltoall(gpus):
 def overlap_saved_ms(gpus):
     """What pipelining saved against one chunk. The chapter says: less than half of the local
     work, and on 4 GPUs 8 chunks slower than 4 (checked)."""
-    saved = _ms("exchange", gpus) - _ms("pipelined", gpus)
+    saved = _ms("one_chunk", gpus) - _ms("pipelined", gpus)
     if not 0 < saved < _ms("local_work", gpus) / 2:
         _stop(f"pipelining saved {saved:.2f} ms of {_ms('local_work', gpus):.2f} ms of local work")
     if _ms("pipelined_8", 4) <= _ms("pipelined", 4):
@@ -309,7 +337,7 @@ def model_saved_ms(gpus):
     half of it (checked)."""
     g = int(gpus)
     model = ((1 - 1 / (2 * g)) - _unhidden_share(gpus)) * _local_model_ms(gpus)
-    if _ms("exchange", gpus) - _ms("pipelined", gpus) >= model / 2:
+    if _ms("one_chunk", gpus) - _ms("pipelined", gpus) >= model / 2:
         _stop(f"on {gpus} GPUs pipelining saved half of what the models say, or more")
     return num(model, 1)
 
@@ -469,11 +497,11 @@ def half_pct(kernel, gpus):
 
 
 def exchange_min_over_model_ms(gpus):
-    """How much the slowest rank's fastest repetition of `exchange` (ms_min: the largest of the
+    """How much the slowest rank's fastest repetition of `one_chunk` (ms_min: the largest of the
     ranks' minimums) exceeds its model. The chapter says the gap is not noise (checked: above 0)."""
-    over = _row("exchange", gpus)["ms_min"] - _exchange_model(gpus)
+    over = _row("one_chunk", gpus)["ms_min"] - _exchange_model(gpus)
     if over <= 0:
-        _stop("a repetition of exchange came within its model")
+        _stop("a repetition of one_chunk came within its model")
     return num(over, 1)
 
 
@@ -533,7 +561,7 @@ def _where(kind, gpus):
 
 
 def where_row(kind, gpus):
-    """'alone | beside | ratio' for section 4's table (09_multi_gpu_timed)."""
+    """'alone | beside | ratio' for section 4's table."""
     alone, beside = _where(kind, gpus)
     return f"{num(alone, 1)} | {num(beside, 1)} | {num(beside / alone, 2)}"
 
@@ -559,7 +587,7 @@ def check_in_place_ms(gpus):
     """`pipelined` (with the ranks' check) minus `pipelined_timed` (the same schedule without it,
     plus events), same job. The chapter says the check costs more in place than alone (checked:
     the difference is above the check's own time and the two runs' ranges do not overlap)."""
-    rows = {k: one(table("09_multi_gpu_timed").where(kernel=k, gpus=int(gpus), dtype="float", rows=SIZE, cols=SIZE), k)
+    rows = {k: one(table(FLOAT_JOB).where(kernel=k, gpus=int(gpus), dtype="float", rows=SIZE, cols=SIZE), k)
             for k in ("pipelined", "pipelined_timed")}
     gap = rows["pipelined"]["ms_median"] - rows["pipelined_timed"]["ms_median"]
     if gap <= _timed("check", gpus) or rows["pipelined"]["ms_min"] <= rows["pipelined_timed"]["ms_max"]:

@@ -807,17 +807,19 @@ def col_little_row(kernel, dtype):
 
 
 def col_load_slowdown(dtype):
-    """How much longer naive_col's load takes than copy_2d's, `dtype` (_col_little): 'R times as
-    long, about D ns more' (checked: longer)."""
+    """How much longer naive_col's effective time per load is than copy_2d's, `dtype`
+    (_col_little): 'about D ns more' (checked: longer)."""
     slow, fast = _col_little("naive_col", dtype)[4], _col_little("copy_2d", dtype)[4]
     if slow <= fast:
         raise SystemExit(f"prose.steps: naive_col {dtype}'s loads do not take longer than copy_2d's")
-    return f"{num(slow / fast)} times as long, about {_round_to(slow - fast, 10)} ns more"
+    return f"about {_round_to(slow - fast, 10)} ns more"
 
 
-def col_load_ratios():
-    """naive_col's time per load over copy_2d's, float and half (_col_little): 'A to B'."""
-    return span([_col_little("naive_col", d)[4] / _col_little("copy_2d", d)[4] for d in ("float", "half")])
+def col_load_extra():
+    """naive_col's effective time per load minus copy_2d's, float and half (_col_little), to 10 ns:
+    'A to B' (or one number)."""
+    extra = [_round_to(_col_little("naive_col", d)[4] - _col_little("copy_2d", d)[4], 10) for d in ("float", "half")]
+    return extra[0] if extra[0] == extra[1] else f"{min(extra, key=int)} to {max(extra, key=int)}"
 
 
 def col_little_caption():
@@ -828,35 +830,67 @@ def col_little_caption():
 
 def col_registers():
     """Registers per thread of copy_2d and naive_col (ncu, float and half: the same), and the
-    theoretical occupancy they allow with 256-thread blocks: 'R registers a thread: B blocks of
-    256 threads fit in an SM, P% of 2048 threads'."""
+    theoretical occupancy they allow with 256-thread blocks: 'R registers a thread would let N
+    blocks of 256 threads share an SM's registers; the 2048-thread limit allows B: P%'. The
+    chapter says the thread limit, not the registers, sets it (checked: N > B)."""
     registers = int(_same([_metric(k, d, "registers") for k in ("copy_2d", "naive_col") for d in ("float", "half")],
                           "registers of copy_2d and naive_col"))
-    blocks = min(THREADS_PER_SM // 256, REGISTERS_PER_SM // (256 * registers))
-    return f"{registers} registers a thread: {blocks} blocks of 256 threads fit in an SM, {_whole(blocks * 256 / THREADS_PER_SM * 100)}%"
+    by_registers, by_threads = REGISTERS_PER_SM // (256 * registers), THREADS_PER_SM // 256
+    if by_registers <= by_threads:
+        raise SystemExit(f"prose.steps: registers ({registers} a thread) limit copy_2d and naive_col, not threads")
+    return (f"{registers} registers a thread would let {by_registers} blocks of 256 threads share an SM's registers; "
+            f"the 2048-thread limit allows {by_threads}: {_whole(by_threads * 256 / THREADS_PER_SM * 100)}%")
 
 
-def _col_l2_runs(dtype):
-    """naive_col's L2 hit rate, %, `dtype`, 8192², in the two profiling runs the chapter quotes:
-    the ncu CSV and the ncu_rect CSV."""
-    return [_metric("naive_col", dtype, "l2_hit_pct"), _rect_metric("naive_col", dtype, "l2_hit_pct", 8192, 8192)]
+def _hit(a):
+    """The L2 hit rate, %, of the model: a lookups per input sector (one miss, a - 1 hits) and
+    one store hit per output sector."""
+    return 100 * a / (a + 1)
 
 
-def col_l2_hit_runs(dtype):
-    """naive_col's L2 hit rate in the two runs (_col_l2_runs): 'A and B'."""
-    a, b = _col_l2_runs(dtype)
-    return f"{num(a)} and {num(b)}"
+def col_l2_model_row(dtype):
+    """One row of step 02's L2 table, `dtype`: the lowest a (1: L1 answers every other lookup;
+    for half, 2 if the two blocks that read a sector run on two SMs), the highest (L1 answers
+    none: 32 / sizeof(T) warps look the sector up), the model's hit rates, the measured one (ncu,
+    8192²) and the a it gives, h / (100 - h). The chapter says a lies near the low end (checked:
+    in the lowest quarter from 1 to the highest)."""
+    high = 32 // SIZES[dtype]
+    h = _metric("naive_col", dtype, "l2_hit_pct")
+    a = h / (100 - h)
+    if not 1 <= a <= 1 + (high - 1) / 4:
+        raise SystemExit(f"prose.steps: naive_col {dtype}: {a} L2 lookups per sector are not near the low bound")
+    pair = 32 // (SIZES[dtype] * 8)  # blocks that read one sector
+    low, low_hit = ("1", num(_hit(1))) if pair == 1 else (f"1 ({pair} if the pair runs on two SMs)", f"{num(_hit(1))} ({num(_hit(pair))})")
+    return f"{low} | {high} | {low_hit} to {num(_hit(high))}% | {num(h)}% | {num(a)}"
 
 
-def col_l2_visits_runs(dtype):
-    """a = h / (1 - h) for each of the two runs' hit rates h, `dtype`: 'A and B'. The chapter says
-    they lie near the model's low bound (checked: from the low bound, one per block reading a
-    sector, to a quarter of the way to 32 / sizeof(T) lookups)."""
-    low, high = (1 if SIZES[dtype] >= 4 else 32 // (SIZES[dtype] * 8)), 32 // SIZES[dtype]
-    visits = [h / (100 - h) for h in _col_l2_runs(dtype)]
-    if not all(low - 0.05 <= a <= low + (high - low) / 4 for a in visits):
-        raise SystemExit(f"prose.steps: naive_col {dtype}: {visits} L2 visits per sector are not near {low}")
-    return f"{num(visits[0])} and {num(visits[1])}"
+def row_drain(dtype):
+    """stall_drain (cycles per issued instruction that warps spend after EXIT waiting for their
+    stores to complete), naive_row against naive_col, `dtype`, 8192², from ncu_stalls: 'A
+    against B'. The chapter says step 01's warps wait far longer (checked: 10 times or more)."""
+    row, col = (_metric(k, dtype, "stall_drain", "ncu_stalls") for k in ("naive_row", "naive_col"))
+    if row < 10 * col:
+        raise SystemExit(f"prose.steps: naive_row's drain stall ({row}) is not far above naive_col's ({col}), {dtype}")
+    return f"{num(row)} against {num(col, 2)}"
+
+
+def row_load_wait():
+    """naive_row's stall_long_scoreboard (waiting for a global load), float, from ncu_stalls. The
+    chapter says it is below its drain stall (checked)."""
+    wait = _metric("naive_row", "float", "stall_long_scoreboard", "ncu_stalls")
+    if not wait < _metric("naive_row", "float", "stall_drain", "ncu_stalls"):
+        raise SystemExit("prose.steps: naive_row waits longer for its loads than for its stores to drain")
+    return num(wait)
+
+
+def row_dram_extra():
+    """How many % more DRAM bytes (read and written) naive_row moves than naive_col, float, ncu at
+    8192². The chapter calls them nearly the same bytes (checked: under 10%)."""
+    moved = {k: _metric(k, "float", "dram_read_bytes") + _metric(k, "float", "dram_write_bytes") for k in ("naive_row", "naive_col")}
+    extra = 100 * (moved["naive_row"] / moved["naive_col"] - 1)
+    if not 0 <= extra < 10:
+        raise SystemExit(f"prose.steps: naive_row moves {extra}% more DRAM bytes than naive_col, not nearly the same")
+    return _whole(extra)
 
 
 # ---- step 04: the squares, the rectangle, loads in flight ---------------------------------
@@ -892,15 +926,6 @@ def vec16_rect(dtype):
         raise SystemExit(f"prose.steps: vec16_store {dtype} on 4000 x 6000 ({v}) is not clearly below unroll4 ({u})")
     return f"{num(v)} against {num(u)}%"
 
-
-def _rect_metric(kernel, dtype, metric, rows, cols):
-    """One metric of `kernel` x `dtype` at rows x cols in the newest ncu_rect CSV."""
-    tbl = table("ncu_rect")
-    found = [dict(t) for t in {tuple(sorted(r.items())) for r in tbl.where(kernel=kernel, dtype=dtype, rows=int(rows), cols=int(cols))}]
-    return one(found, f"{kernel} {dtype} {rows}x{cols} in {tbl.path.name}")[metric]
-
-
-# ---- step 04: stores, elements a second, the prediction for double, the lane-distance test --
 
 def unroll4_st_use():
     """unroll4's store sector use, %, float and half alike, from ncu."""
@@ -971,6 +996,84 @@ def rect_unroll4(dtype):
     return _whole(pct(table("04_vectorize"), kernel="unroll4", dtype=dtype, rows=4000, cols=6000))
 
 
+# Step 04's count of loads in flight: step 00's Little's law with step 02's effective time per
+# strided load (float's for double, which step 02 did not time) and the measured occupancies.
+_IN_FLIGHT_TYPES = ("float", "half", "double")
+
+
+def strided_time_ns(dtype):
+    """Step 02's effective time per strided load (naive_col, _col_little), `dtype`, to 10 ns."""
+    return _round_to(_col_little("naive_col", dtype)[4], 10)
+
+
+def _strided_need_bytes(dtype):
+    """Bytes of loads an SM needs in flight to read at cudaMemcpy's speed (step 00's run) if each
+    load takes step 02's effective time per strided load; double takes float's."""
+    return _sm_read_gbps("00_copy") * _col_little("naive_col", "half" if dtype == "half" else "float")[4]
+
+
+def _in_flight_source(dtype):
+    """The ncu CSV whose occupancy the count uses: 8192² for float and half, 16384² for double."""
+    return "ncu_double16384" if dtype == "double" else "ncu"
+
+
+def _in_flight_bytes(kernel, dtype):
+    """Bytes of loads an SM keeps in flight: achieved occupancy x 2048 threads x the bytes a thread
+    loads before it stores (one element in naive_col, four in unroll4, 16 bytes in vec16_store)."""
+    per_thread = 16 if kernel == "vec16_store" else {"naive_col": 1, "unroll4": 4}[kernel] * SIZES[dtype]
+    return _metric(kernel, dtype, "occupancy_pct", _in_flight_source(dtype)) / 100 * THREADS_PER_SM * per_thread
+
+
+def in_flight_need_row():
+    """The first row of step 04's table of loads in flight: KB needed, float, half, double."""
+    return " | ".join(f"{num(_strided_need_bytes(d) / 1000)} KB" for d in _IN_FLIGHT_TYPES)
+
+
+def in_flight_row(kernel):
+    """One row of step 04's table of loads in flight, `kernel`: 'KB (occupancy%)' per type."""
+    return " | ".join(f"{num(_in_flight_bytes(kernel, d) / 1000)} KB "
+                      f"({num(_metric(kernel, d, 'occupancy_pct', _in_flight_source(d)))}%)" for d in _IN_FLIGHT_TYPES)
+
+
+def in_flight_caption():
+    """Where step 04's table of loads in flight comes from."""
+    names = [table(s).path.name for s in ("ncu", "ncu_double16384", "00_copy")]
+    return (f"Occupancy from `{names[0]}` (8192², `float` and `half`) and `{names[1]}` (16384², `double`); "
+            f"cudaMemcpy's speed from `{names[2]}`; step 02's table for the effective time per load")
+
+
+def in_flight_clears():
+    """Who keeps more loads in flight than the count needs. The chapter says vec16_store does in
+    every type, unroll4 in float and double; unroll4's half and naive_col's double do not
+    (checked)."""
+    above = {(k, d) for k in ("naive_col", "unroll4", "vec16_store") for d in _IN_FLIGHT_TYPES
+             if _in_flight_bytes(k, d) > _strided_need_bytes(d)}
+    said = {("vec16_store", d) for d in _IN_FLIGHT_TYPES} | {("unroll4", "float"), ("unroll4", "double")}
+    if above != said:
+        raise SystemExit(f"prose.steps: the kernels above step 04's need are {sorted(above)}, not {sorted(said)}")
+    return "`vec16_store` in every type, `unroll4` for `float` and `double`"
+
+
+def in_flight_ceiling(kernel, dtype):
+    """'C% ... M%': the share of cudaMemcpy that `kernel`'s loads in flight allow by the count
+    (its bytes over the need), and its measured % at 16384² in the tour. The chapter says it runs
+    far below that ceiling (checked: by more than 20 points)."""
+    ceiling = 100 * _in_flight_bytes(kernel, dtype) / _strided_need_bytes(dtype)
+    measured = pct(table("tour"), kernel=kernel, dtype=dtype, **LARGE)
+    if not measured + 20 < ceiling < 100:
+        raise SystemExit(f"prose.steps: {kernel} {dtype} at {measured}% is not far below a ceiling of {ceiling}%")
+    return f"a ceiling of {_whole(ceiling)}%; it runs at {_whole(measured)}%"
+
+
+def vec16_double_occupancy():
+    """Achieved occupancy of vec16_store and unroll4, double at 16384² (ncu_double16384): 'A and
+    B%'. The chapter calls them the same (checked: within 2 points)."""
+    v, u = (_metric(k, "double", "occupancy_pct", "ncu_double16384") for k in ("vec16_store", "unroll4"))
+    if abs(v - u) > 2:
+        raise SystemExit(f"prose.steps: vec16_store and unroll4 double differ in occupancy ({v}, {u})")
+    return f"{num(v)} and {num(u)}%"
+
+
 _LANE_TEST = "04_vectorize_rect"  # the H100 runs that change the distance between lanes
 
 
@@ -991,13 +1094,21 @@ def _lane_bytes(kernel, dtype, cols):
     return rows_apart * cols * SIZES[dtype]
 
 
+def _positions(distance):
+    """How many of the four 32-byte positions in a 128-byte line (address bits 5 and 6) the 32
+    lanes of a warp hit when neighbouring lanes load `distance` bytes apart (lane 0 at a line's
+    start; the count is the same from any start when the distance is a multiple of 16)."""
+    return len({lane * distance % 128 // 32 for lane in range(32)})
+
+
 def _lane_text(n):
-    return f"{n:,} B = {n // 128} x 128" if n % 128 == 0 else f"{n:,} B"
+    """A lane distance and its positions: '96,000 B = 750 x 128 (1)'."""
+    return (f"{n:,} B = {n // 128} x 128" if n % 128 == 0 else f"{n:,} B") + f" ({_positions(n)})"
 
 
 def lane_test_row(rows, cols):
-    """One row of step 04's lane-distance table: vec16_store's lane distance, its float and half
-    medians, unroll4's lane distances (float, half), its float and half medians."""
+    """One row of step 04's lane-distance table: vec16_store's lane distance (positions), its float
+    and half medians, unroll4's lane distances (float, half), its float and half medians."""
     rows, cols = int(rows), int(cols)
     cells = [_lane_text(_lane_bytes("vec16_store", "float", cols))]
     cells += [f"{num(_lane_median('vec16_store', d, rows, cols))}%" for d in ("float", "half")]
@@ -1015,34 +1126,64 @@ def lane_test_caption():
             f"cold-L2 timings; {first['gpu']}, CUDA {first['cuda']}, commit {first['git_sha']}; from {files}")
 
 
-def _lane_split(dtype):
-    """The lane-distance test's medians, `dtype`, split by whether the lanes lie a multiple of 128
-    bytes apart: (multiples, others)."""
-    split = ([], [])
+def _lane_by_positions(dtype):
+    """The lane-distance test's medians, `dtype`, grouped by the positions the lanes hit:
+    {positions: [medians]}."""
+    groups = {}
     for r in _lane_runs()[0].rows:
         if r["dtype"] == dtype and r["kernel"] in ("vec16_store", "unroll4"):
             value = _lane_median(r["kernel"], dtype, r["rows"], r["cols"])
-            split[_lane_bytes(r["kernel"], dtype, r["cols"]) % 128 != 0].append(value)
-    return split
+            groups.setdefault(_positions(_lane_bytes(r["kernel"], dtype, r["cols"])), []).append(value)
+    return groups
 
 
-def lane_test_split(dtype):
-    """'A to B% ... C to D%': the lane-distance test's cases, `dtype`, with lanes a multiple of 128
-    bytes apart, then the others. The chapter says every multiple is slower than every other case
-    (checked: by more than 5 points)."""
-    multiples, others = _lane_split(dtype)
-    if not multiples or not others or max(multiples) + 5 >= min(others):
-        raise SystemExit(f"prose.steps: lanes a multiple of 128 B apart ({multiples}) are not all slower ({others})")
-    return f"{span(multiples)}% with lanes a multiple of 128 bytes apart, {span(others)}% otherwise"
+def lane_test_positions(dtype):
+    """'A to B% at one position, C% at two, D to E% at four': the lane-distance test's medians,
+    `dtype`, by positions. The chapter says fewer positions are slower (checked: every case with
+    fewer positions below every case with more)."""
+    groups = _lane_by_positions(dtype)
+    counts = sorted(groups)
+    if counts != [1, 2, 4] or any(max(groups[a]) >= min(groups[b]) for a, b in zip(counts, counts[1:])):
+        raise SystemExit(f"prose.steps: {dtype}'s lane-distance cases are not ordered by positions: {groups}")
+    words = {1: "one position", 2: "two", 4: "four"}
+    return ", ".join(f"{span(groups[c])}% at {words[c]}" for c in counts)
 
 
-def lane_test_slowest_other():
-    """half's unroll4 on 6000 x 4000 in the lane-distance test (lanes 8,000 B apart, not a multiple
-    of 128), median %. The chapter says it is the slowest of half's other cases (checked)."""
-    value = _lane_median("unroll4", "half", 6000, 4000)
-    if _lane_bytes("unroll4", "half", 4000) % 128 == 0 or value != min(_lane_split("half")[1]):
-        raise SystemExit(f"prose.steps: half unroll4 on 6000 x 4000 ({value}) is not the slowest other case")
-    return f"{num(value)}%"
+def _h100_per_clock(dtype, rows, cols):
+    """vec16_store's elements per SM per clock in the lane-distance test (median GB/s of its runs),
+    assuming the H100's 132 SMs at a 1.98 GHz boost clock, as the H200's."""
+    speed = statistics.median(gbps(t, kernel="vec16_store", dtype=dtype, rows=rows, cols=cols) for t in _lane_runs())
+    return _elements_per_clock(speed, dtype)
+
+
+def lane_test_per_clock(rows, cols):
+    """vec16_store's elements per SM per clock on the H100, float and half, at rows x cols: 'A
+    (`float`) and B (`half`)'. The chapter says they are level (within 3%) where the lanes hit one
+    position, and that half moves far more elsewhere (checked: 30% more)."""
+    rows, cols = int(rows), int(cols)
+    single, half = (_h100_per_clock(d, rows, cols) for d in ("float", "half"))
+    one_position = _positions(_lane_bytes("vec16_store", "float", cols)) == 1
+    if (abs(half / single - 1) > 0.03) if one_position else (half < 1.3 * single):
+        raise SystemExit(f"prose.steps: vec16_store on {rows} x {cols}: float {single}, half {half} per clock")
+    return f"{num(single, 2)} (`float`) and {num(half, 2)} (`half`)"
+
+
+def vec16_half_grid():
+    """Blocks launched by vec16_store and unroll4, half at 8192² (ncu): 'A against B'. The chapter
+    says vec16_store launches half as many (checked)."""
+    v, u = (int(_metric(k, "half", "grid_size")) for k in ("vec16_store", "unroll4"))
+    if 2 * v != u:
+        raise SystemExit(f"prose.steps: vec16_store half launches {v} blocks, not half of unroll4's {u}")
+    return f"{v:,} against {u:,}"
+
+
+def vec16_half_l2():
+    """L2 hit rate of unroll4 and vec16_store, half at 8192² (ncu): 'A% to B%'. The chapter says it
+    rises (checked: by 5 points or more)."""
+    before, after = (_metric(k, "half", "l2_hit_pct") for k in ("unroll4", "vec16_store"))
+    if after < before + 5:
+        raise SystemExit(f"prose.steps: vec16_store's half L2 hit rate ({after}) does not rise from unroll4's ({before})")
+    return f"{num(before)}% to {num(after)}%"
 
 
 def vec16_half_occupancy():

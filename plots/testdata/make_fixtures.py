@@ -130,18 +130,18 @@ def main():
                                    verified=not (dtype == "half" and n >= 2048)))
     write("01_naive_row_fixture_2026-01-10.csv", naive)
 
-    # Step 09's timed job: times across GPUs (a `gpus` column), the parts alone and at once, on 2
+    # Step 09's float job: times across GPUs (a `gpus` column), the parts alone and at once, on 2
     # and 4 GPUs.
     parts = {"exchanges": 9.5, "pipelined_timed_exchanges": 12.5, "nccl_alltoall": 10.0,
              "local_work": 6.0, "both_at_once_alltoall": 15.0, "both_at_once_local": 8.0,
-             "exchange": 16.0, "pipelined": 14.0, "pipelined_timed": 13.5}
+             "one_chunk": 16.0, "pipelined": 14.0, "pipelined_timed": 13.5}
     multi = []
     for gpus in (2, 4):
         for kernel, ms in parts.items():
             row = bench_row("09_multi_gpu", kernel, "float", 4096, 4096, 0.5,
-                            verified=kernel in ("exchange", "pipelined", "pipelined_timed"))
+                            verified=kernel in ("one_chunk", "pipelined", "pipelined_timed"))
             multi.append(dict(row, ms_median=f"{ms * 4 / gpus:.6f}", gpus=gpus))
-    write("09_multi_gpu_timed_fixture_2026-01-10.csv", multi, COLUMNS + ["gpus"])
+    write("09_multi_gpu_float_fixture_2026-01-10.csv", multi, COLUMNS + ["gpus"])
 
 
 if __name__ == "__main__":
