@@ -1024,6 +1024,12 @@ def _in_flight_bytes(kernel, dtype):
     return _metric(kernel, dtype, "occupancy_pct", _in_flight_source(dtype)) / 100 * THREADS_PER_SM * per_thread
 
 
+def strided_need_kb(dtype):
+    """KB (1000 bytes, as step 04's table) of loads in flight an SM needs at cudaMemcpy's speed
+    with step 02's effective time per strided load."""
+    return num(_strided_need_bytes(dtype) / 1000, 0)
+
+
 def in_flight_need_row():
     """The first row of step 04's table of loads in flight: KB needed, float, half, double."""
     return " | ".join(f"{num(_strided_need_bytes(d) / 1000)} KB" for d in _IN_FLIGHT_TYPES)
