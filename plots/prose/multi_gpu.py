@@ -31,16 +31,18 @@ FLOAT_JOB = "09_multi_gpu_float"  # every float number of the chapter: one job
 TYPES_JOB = "09_multi_gpu"        # the same bytes in the other types
 
 
-def _row(kernel, gpus, dtype="float"):
-    rows = table(FLOAT_JOB if dtype == "float" else TYPES_JOB).where(kernel=kernel, gpus=int(gpus), dtype=dtype)
+def _row(kernel, gpus, dtype="float", job=None):
+    """One row of the float job (float) or of the types job (other types, or job=TYPES_JOB)."""
+    job = job or (FLOAT_JOB if dtype == "float" else TYPES_JOB)
+    rows = table(job).where(kernel=kernel, gpus=int(gpus), dtype=dtype)
     r = one([r for r in rows if r["bytes"] == 2 * SIZE * SIZE * 4], f"{kernel} on {gpus} GPUs ({dtype})")
     if kernel in ("one_chunk", "pipelined", "pytorch") and not r["verified"]:
         _stop(f"{kernel} on {gpus} GPUs failed verification")
     return r
 
 
-def _ms(kernel, gpus, dtype="float"):
-    return _row(kernel, gpus, dtype)["ms_median"]
+def _ms(kernel, gpus, dtype="float", job=None):
+    return _row(kernel, gpus, dtype, job)["ms_median"]
 
 
 def _shard_bytes(gpus):
@@ -287,6 +289,21 @@ def exchanges_vs_alltoall(gpus):
     return f"{num(ours, 1)} ms against {num(theirs, 1)}"
 
 
+def chunks_tie(gpus):
+    """`pipelined_2` and `pipelined` (4 chunks), ms to 2 decimals: 'A and B ms'. The chapter says
+    they tie on this many GPUs (checked: within 1%)."""
+    two, four = _ms("pipelined_2", gpus), _ms("pipelined", gpus)
+    if abs(two / four - 1) > 0.01:
+        _stop(f"on {gpus} GPUs 2 and 4 chunks do not tie ({two:.2f}, {four:.2f} ms)")
+    return f"{num(two, 2)} and {num(four, 2)} ms"
+
+
+def types_job():
+    """The types job's file and commit, for the sentences that quote it."""
+    t = table(TYPES_JOB)
+    return f"`docs/results/{t.path.name}`, commit {t.rows[0]['git_sha'][:7]}"
+
+
 def eight_over_four_chunks(gpus):
     """`pipelined_8` and `pipelined` (4 chunks). The chapter says 8 chunks were faster on this
     many GPUs (checked)."""
@@ -299,7 +316,7 @@ def eight_over_four_chunks(gpus):
 def pytorch_local_by_type(gpus):
     """PyTorch's time minus its all-to-all's for double, float and half (the same bytes). The
     chapter says it grows with the number of elements (checked: in that order)."""
-    v = [_ms("pytorch", gpus, d) - _ms("pytorch_alltoall", gpus, d) for d in ("double", "float", "half")]
+    v = [_ms("pytorch", gpus, d, TYPES_JOB) - _ms("pytorch_alltoall", gpus, d, TYPES_JOB) for d in ("double", "float", "half")]
     if not v[0] < v[1] < v[2]:
         _stop("PyTorch's copies do not grow with the number of elements")
     return f"{num(v[0], 1)}, {num(v[1], 1)} and {num(v[2], 1)} ms for double, float and half"
@@ -351,8 +368,8 @@ def speedup_pytorch(gpus, dtype="float"):
 
 
 def speedup_pytorch_span():
-    """PyTorch's time over ours on 4 GPUs, lowest to highest over the four types."""
-    values = [_ms("pytorch", 4, d) / _ms("pipelined", 4, d) for d in ("float", "double", "half", "bf16")]
+    """PyTorch's time over ours on 4 GPUs, lowest to highest over the four types (the types job)."""
+    values = [_ms("pytorch", 4, d, TYPES_JOB) / _ms("pipelined", 4, d, TYPES_JOB) for d in ("float", "double", "half", "bf16")]
     if min(values) <= 1:
         _stop("the PyTorch way is as fast in some type")
     if min(values[2:]) <= max(values[:2]):

@@ -167,7 +167,7 @@ void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStr
     side.after(stream);                  // chunk k's exchange starts when its pack is done
     send_receive(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
     side.exchanged(k);
-    place_own(out, send, l, k, stream);  // while chunk k is in flight
+    place_own(out, send, l, k, stream);  // hidden behind an exchange (chunk k - 1's or k's)
     if (k > 0) {                         // chunk k - 1 has arrived: place it
       side.wait_exchanged(stream, k - 1);
       place_received(out, staging.recv((k - 1) % l.buffers()), l, k - 1, stream);
