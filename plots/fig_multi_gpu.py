@@ -1,5 +1,5 @@
 """Step 09's figures. multi_gpu_blocks: the chapter's worked example (a 7 x 8 matrix on 3 ranks,
-2 chunks), from the index maths of plots/multi_gpu_blocks.py. multi_gpu_parts: the parts of
+one chunk), from the index maths of plots/multi_gpu_blocks.py. multi_gpu_parts: the parts of
 the pipelined transpose alone and at once, as measured (09_multi_gpu_*.csv).
 """
 import matplotlib.pyplot as plt
@@ -30,9 +30,10 @@ def _frame(ax, cols, rows, title):
     ax.set_title(title, fontsize=8.5, loc="left")
 
 
-def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
-    """Chunk 0 of the worked example: rank 0's slab, its send buffer, rank `me`'s receive buffer
-    and out. Each cell shows the input element it holds, "row,column"."""
+def blocks(rows=7, cols=8, ranks=3, chunks=1, me=1):
+    """Chunk 0 of the worked example: rank 0's slab (with one chunk, its rows), its send buffer,
+    rank `me`'s receive buffer and out. Each cell shows the input element it holds, "row,column"."""
+    of_chunk0 = ", chunk 0" if chunks > 1 else ""
     sender = Layout(rows, cols, ranks, 0, chunks)
     mine = Layout(rows, cols, ranks, me, chunks)
     owner_of_row = [next(j for j in range(ranks) if sender.rows_of().begin(j) <= r < sender.rows_of().begin(j) + sender.rows_of().size(j)) for r in range(rows)]
@@ -67,7 +68,7 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
         if j > 0:
             ax.plot([0, slab0], [begin, begin], color="black", linewidth=2)
         ax.text(slab0 + 0.2, begin + size / 2, "mine" if j == 0 else f"to {j}", va="center", fontsize=8)
-    _frame(ax, slab0 + 2.5, cols, "rank 0's send buffer,\nchunk 0 (8 x 2)")
+    _frame(ax, slab0 + 2.5, cols, f"rank 0's send buffer{of_chunk0}\n({cols} x {slab0})")
 
     ax = axes[2]  # rank me's receive buffer for chunk 0: one slot per rank, its own unused
     x = 0
@@ -82,7 +83,7 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
         ax.text(x + width / 2, mine.out_rows() + 0.45, f"from {j}\n@{mine.recv_offset(j, 0)}" if j != me else "unused",
                 ha="center", va="top", fontsize=7.5)
         x += width + 0.3
-    _frame(ax, x, mine.out_rows() + 1.4, f"rank {me}'s receive buffer, chunk 0:\npieces in a row (@: first element)")
+    _frame(ax, x, mine.out_rows() + 1.4, f"rank {me}'s receive buffer{of_chunk0}:\npieces in a row (@: first element)")
 
     ax = axes[3]  # rank me's out: column = input row; chunk 0 solid, chunk 1 pale
     for col in range(rows):
@@ -90,12 +91,15 @@ def blocks(rows=7, cols=8, ranks=3, chunks=2, me=1):
         k = 0 if col - mine.rows_of().begin(j) < mine.slab(j, 0) else 1
         for i in range(mine.out_rows()):
             _cell(ax, col, i, RANK_COLOURS[j], 1.0 if k == 0 else PALE, f"{col},{mine.cols_of().begin(me) + i}")
-        ax.text(col + 0.5, mine.out_rows() + 0.45, f"k={k}", ha="center", va="top", fontsize=7.5)
-    _frame(ax, rows, mine.out_rows() + 1.4, f"rank {me}'s out (3 x 7): column = input row;\npale = from chunk 1")
+        if chunks > 1:
+            ax.text(col + 0.5, mine.out_rows() + 0.45, f"k={k}", ha="center", va="top", fontsize=7.5)
+    pale = ";\npale = from chunk 1" if chunks > 1 else ""
+    _frame(ax, rows, mine.out_rows() + 1.4, f"rank {me}'s out ({mine.out_rows()} x {rows}): column = input row{pale}")
     fig.legend([Patch(facecolor=c) for c in RANK_COLOURS], [f"rank {j}" for j in range(ranks)],
                loc="lower center", ncol=ranks, fontsize=8, bbox_to_anchor=(0.5, -0.04))
-    fig.suptitle("Step 09's worked example, chunk 0: each cell is input element \"row,column\", "
-                 "coloured by the rank that sends it; the dashed box is rank 0's slab 0", fontsize=10, y=1.06)
+    boxed = "slab 0" if chunks > 1 else "rows"
+    fig.suptitle(f"Step 09's worked example{of_chunk0}: each cell is input element \"row,column\", "
+                 f"coloured by the rank that sends it; the dashed box is rank 0's {boxed}", fontsize=10, y=1.06)
     return fig
 
 

@@ -646,3 +646,32 @@ def inside_rest(gpus):
     if abs(rest - (_timed("exchanges", gpus) - _timed("nccl_alltoall", gpus))) > 0.15:
         _stop(f"on {gpus} GPUs the rest ({rest:.2f} ms) is not the chunked exchanges' own extra time")
     return num(rest, 1)
+
+
+def beside_span(kind, gpus):
+    """The all-to-all beside the stand-in `kind` (spin or stream) over alone, lowest to highest
+    over the three jobs that ran it (the float job, the timed job, the neighbours job)."""
+    ratios = []
+    for job in (FLOAT_JOB, "09_multi_gpu_timed", "09_multi_gpu_neighbours"):
+        t = table(job)
+        ms = {k: one([r for r in t.where(kernel=k, gpus=int(gpus), dtype="float") if r["rows"] == SIZE], k)["ms_median"]
+              for k in ("nccl_alltoall", f"beside_{kind}_alltoall")}
+        ratios.append(ms[f"beside_{kind}_alltoall"] / ms["nccl_alltoall"])
+    return f"{num(min(ratios), 2)} to {num(max(ratios), 2)}"
+
+
+def between_jobs_ms(gpus):
+    """The largest move of a transpose version (one_chunk, pipelined_2, pipelined, pipelined_8)
+    between the float job and the types job, float, ms: the run-to-run level of these times."""
+    moves = [abs(_ms(k, gpus) - _ms(k if k != "one_chunk" else "exchange", gpus, "float", TYPES_JOB))
+             for k in ("one_chunk", "pipelined_2", "pipelined", "pipelined_8")]
+    return num(max(moves), 1)
+
+
+def overlap_formula(gpus):
+    """The 37% inference written out: 'share = 1 - (B - L) / A = s; rate = s x A / L = r%'."""
+    alone, beside = _where("alltoall", gpus)
+    local = _timed("both_at_once_local", gpus)
+    share = 1 - (beside - local) / alone
+    return (f"1 - ({num(beside, 2)} - {num(local, 2)}) / {num(alone, 2)} = {num(share, 2)} of its bytes in the "
+            f"overlap, at {num(share, 2)} x {num(alone, 2)} / {num(local, 2)} = {num(100 * share * alone / local, 0)}% of its speed")
