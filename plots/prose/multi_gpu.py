@@ -267,19 +267,6 @@ def inside_slowdown(gpus):
     return num(_timed("pipelined_timed_exchanges", gpus) / _timed("exchanges", gpus), 2)
 
 
-def inside_explains(gpus):
-    """What the exchanges' stretch (inside minus alone) adds to the pipelined model, against the
-    measured pipelined_timed: 'model M + stretch S = X ms, measured Y ms'. The chapter says the
-    stretch accounts for most of the gap (checked: more than half of it)."""
-    stretch = _timed("pipelined_timed_exchanges", gpus) - _timed("exchanges", gpus)
-    g, c = int(gpus), 4  # pipelined_timed runs the default 4 chunks
-    model = _timed("nccl_alltoall", gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g))
-    measured = _timed("pipelined_timed", gpus)
-    if stretch <= (measured - model) / 2:
-        _stop(f"on {gpus} GPUs the exchanges' stretch is not most of the gap to the model")
-    return f"{num(stretch, 1)} ms of the {num(measured - model, 1)}"
-
-
 def exchanges_vs_alltoall(gpus):
     """The pipeline's exchanges alone (`exchanges`) and ncclAlltoAll alone. The chapter says the
     first took less on this many GPUs (checked)."""
@@ -635,19 +622,6 @@ def _stream_gbps(gpus):
     return STREAM_PASSES * 2 * _shard_bytes(gpus) / _timed("beside_stream_neighbour", gpus) / 1e6
 
 
-def inside_rest(gpus):
-    """The gap between the pipelined model and pipelined_timed that the exchanges' stretch leaves,
-    ms; the chapter says it is the chunked exchanges' own time beyond A (checked: within 0.15 ms
-    of exchanges - nccl_alltoall in the same job)."""
-    stretch = _timed("pipelined_timed_exchanges", gpus) - _timed("exchanges", gpus)
-    g, c = int(gpus), 4
-    model = _timed("nccl_alltoall", gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g))
-    rest = _timed("pipelined_timed", gpus) - model - stretch
-    if abs(rest - (_timed("exchanges", gpus) - _timed("nccl_alltoall", gpus))) > 0.15:
-        _stop(f"on {gpus} GPUs the rest ({rest:.2f} ms) is not the chunked exchanges' own extra time")
-    return num(rest, 1)
-
-
 def beside_span(kind, gpus):
     """The all-to-all beside the stand-in `kind` (spin or stream) over alone, lowest to highest
     over the three jobs that ran it (the float job, the timed job, the neighbours job)."""
@@ -675,3 +649,24 @@ def overlap_formula(gpus):
     share = 1 - (beside - local) / alone
     return (f"1 - ({num(beside, 2)} - {num(local, 2)}) / {num(alone, 2)} = {num(share, 2)} of its bytes in the "
             f"overlap, at {num(share, 2)} x {num(alone, 2)} / {num(local, 2)} = {num(100 * share * alone / local, 0)}% of its speed")
+
+
+def _budget(gpus):
+    """Section 4's time budget from the float job, ms: the chunked exchanges alone, the unhidden
+    local work f L, the exchanges' stretch inside the pipeline, their sum against pipelined_timed,
+    the check (pipelined - pipelined_timed) and pipelined."""
+    exchanges, stretch = _timed("exchanges", gpus), _timed("pipelined_timed_exchanges", gpus) - _timed("exchanges", gpus)
+    unhidden = _unhidden(gpus)
+    timed, pipelined = _timed("pipelined_timed", gpus), _timed("pipelined", gpus)
+    return {"exchanges": exchanges, "unhidden": unhidden, "stretch": stretch,
+            "sum": exchanges + unhidden + stretch, "timed": timed,
+            "check": pipelined - timed, "pipelined": pipelined}
+
+
+def budget(item, gpus):
+    """One cell of section 4's time budget, ms to 2 decimals. The page says the sum comes within
+    0.1 ms of pipelined_timed (checked)."""
+    b = _budget(gpus)
+    if abs(b["sum"] - b["timed"]) > 0.1:
+        _stop(f"on {gpus} GPUs the budget ({b['sum']:.2f} ms) misses pipelined_timed ({b['timed']:.2f} ms)")
+    return num(b[item], 2)

@@ -597,11 +597,6 @@ def part_gain(kernel, before, size, expect):
     return lo if lo == hi else f"{lo} to {hi}"
 
 
-def h100_pct(kernel, dtype, size):
-    """`kernel`'s % of cudaMemcpy at size x size, `dtype`, whole (median of the H100's three runs)."""
-    return _whole(_h100_median(kernel, dtype, int(size)))
-
-
 def left_to_copy(kernel, size):
     """The points between `kernel` and cudaMemcpy at size x size over the four types (medians of
     three H100 runs)."""
@@ -695,15 +690,6 @@ def blocks_per_sm(kernel, dtype):
     blocks = min(THREADS_PER_SM // 256, REGISTERS_PER_SM // (256 * registers),
                  SHARED_PER_SM // (shared + SHARED_PER_BLOCK_RESERVED))
     return f"{registers} registers a thread, {blocks} blocks per SM"
-
-
-def copy_in_flight_kb():
-    """KB of 16-byte loads in flight per SM in the copy (copy_vec16, float): one per resident
-    thread, at its achieved occupancy on the H100 (ncu_0708)."""
-    return _whole(_ncu_h100("copy_vec16", "float", "occupancy_pct") / 100 * THREADS_PER_SM * 16 / 1024)
-
-
-
 
 
 def dram_below_copy():
