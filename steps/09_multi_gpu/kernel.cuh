@@ -59,7 +59,7 @@ void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t com
     if (peer == l.rank) continue;            // my own piece stays here (place_own)
     const std::size_t send_bytes = sizeof(T) * l.cols_of().size(peer) * mine;  // (its rows of the transpose) x mine
     const std::size_t recv_bytes = sizeof(T) * l.out_rows() * l.slab(peer, k);  // (my rows of it) x its slab
-    if (send_bytes > 0) {
+    if (send_bytes > 0) {  // row c_peer of the cols x mine send buffer: element c_peer x mine
       TP_NCCL_CHECK(ncclSend(send + l.cols_of().begin(peer) * mine, send_bytes, ncclUint8, peer, comm, stream));
     }
     if (recv_bytes > 0) TP_NCCL_CHECK(ncclRecv(recv + l.recv_offset(peer, k), recv_bytes, ncclUint8, peer, comm, stream));
