@@ -720,6 +720,11 @@ def h200_registers(kernel, dtype):
     return _whole(_metric(kernel, dtype, "registers", "ncu_0708"))
 
 
+def h100_one_block(dtype):
+    """The lab's blocks_per_sm_1 row on the H100 at 16384 x 16384 (median of three runs), %."""
+    return num(queueing.curve(H100, dtype, LARGE["rows"]).measured[1])
+
+
 def h100_blocks(dtype):
     """The lab's blocks_per_sm_1..3 rows on the H100 at 16384 x 16384 (median of three runs), %:
     'a, b and c'. The chapter says they level off from 3 (float) and 2 (half) blocks on (checked:

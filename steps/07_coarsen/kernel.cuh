@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kThreads)
     if (t >= tiles) continue;                                      // a spare turn (the whole block)
     const std::size_t r0 = t % tiles_y * kN;  // first input row = first output column
     const std::size_t c0 = t / tiles_y * kN;  // first input column = first output row
-    move_any_tile<T, true>(tile, out, in, rows, cols, r0, c0);
+    move_any_tile<T, /*kAsync=*/true>(tile, out, in, rows, cols, r0, c0);
   }
 }
 // [coarsen]
