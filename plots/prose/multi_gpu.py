@@ -669,3 +669,19 @@ def budget_gap(gpus):
     """|sum - pipelined_timed| of section 4's budget, ms to 2 decimals."""
     b = _budget(gpus)
     return num(abs(b["sum"] - b["timed"]), 2)
+
+
+def chunks_tie(gpus):
+    """`pipelined_2` and `pipelined` (4 chunks) in the float job, ms to 2 decimals: 'A and B ms'.
+    The chapter says they tie on this many GPUs (checked: within 1%)."""
+    two, four = _ms("pipelined_2", gpus), _ms("pipelined", gpus)
+    if abs(two / four - 1) > 0.01:
+        _stop(f"on {gpus} GPUs 2 and 4 chunks do not tie ({two:.2f}, {four:.2f} ms)")
+    return f"{num(two, 2)} and {num(four, 2)} ms"
+
+
+def model_two_to_four_ms(gpus):
+    """What the pipelined model saves from 2 chunks to 4, ms."""
+    g = int(gpus)
+    f = lambda c: (2 * g - 1) / (2 * c * g)
+    return num(_local_model_ms(gpus) * (f(2) - f(4)), 1)
