@@ -151,18 +151,21 @@ void exchanges(const Layout& l, ncclComm_t comm, cudaStream_t stream) {
   }
 }
 
-/// The exchanges' own times inside `pipelined_timed`: an event before and one after each chunk's
-/// exchange on the exchange stream, read at the next run; a run's sample is the sum over its
-/// chunks (the time the exchange stream spent exchanging).
+/// The exchanges' own times inside `pipelined_timed`: an event at the transpose's start on the
+/// caller's stream, and one before and one after each chunk's exchange on the exchange stream,
+/// read at the next run. A run's samples: the sum over its chunks (the time the exchange stream
+/// spent exchanging), and each exchange's start and end from the transpose's start (its timeline).
 class ExchangeClocks {
  public:
-  explicit ExchangeClocks(int chunks) : start_(chunks), end_(chunks) {
+  explicit ExchangeClocks(int chunks) : start_(chunks), end_(chunks), starts_(chunks), ends_(chunks) {
+    TP_CUDA_CHECK(cudaEventCreate(&begin_));
     for (int k = 0; k < chunks; ++k) {
       TP_CUDA_CHECK(cudaEventCreate(&start_[k]));
       TP_CUDA_CHECK(cudaEventCreate(&end_[k]));
     }
   }
   ~ExchangeClocks() {
+    cudaEventDestroy(begin_);
     for (std::size_t k = 0; k < start_.size(); ++k) {
       cudaEventDestroy(start_[k]);
       cudaEventDestroy(end_[k]);
@@ -171,10 +174,11 @@ class ExchangeClocks {
   ExchangeClocks(const ExchangeClocks&) = delete;
   ExchangeClocks& operator=(const ExchangeClocks&) = delete;
 
-  void start(int k, cudaStream_t side) {
-    if (k == 0) read();
-    TP_CUDA_CHECK(cudaEventRecord(start_[k], side));
+  void begin(cudaStream_t caller) {
+    read();
+    TP_CUDA_CHECK(cudaEventRecord(begin_, caller));
   }
+  void start(int k, cudaStream_t side) { TP_CUDA_CHECK(cudaEventRecord(start_[k], side)); }
   void end(int k, cudaStream_t side) {
     TP_CUDA_CHECK(cudaEventRecord(end_[k], side));
     pending_ = true;
@@ -184,22 +188,33 @@ class ExchangeClocks {
     read();
     return summarize(std::vector<double>(samples_.end() - reps, samples_.end()));
   }
+  /// Statistics of exchange k's start (or end) from the transpose's start, over the last `reps` runs.
+  Stats at(int k, bool end, int reps) {
+    read();
+    const std::vector<double>& v = end ? ends_[k] : starts_[k];
+    return summarize(std::vector<double>(v.end() - reps, v.end()));
+  }
 
  private:
   void read() {
     if (!pending_) return;
     double sum = 0;
     for (std::size_t k = 0; k < start_.size(); ++k) {
-      float ms = 0;
+      float from = 0, to = 0;
       TP_CUDA_CHECK(cudaEventSynchronize(end_[k]));
-      TP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[k], end_[k]));
-      sum += ms;
+      TP_CUDA_CHECK(cudaEventElapsedTime(&from, begin_, start_[k]));
+      TP_CUDA_CHECK(cudaEventElapsedTime(&to, begin_, end_[k]));
+      starts_[k].push_back(from);
+      ends_[k].push_back(to);
+      sum += to - from;
     }
     samples_.push_back(sum);
     pending_ = false;
   }
+  cudaEvent_t begin_ = nullptr;
   std::vector<cudaEvent_t> start_, end_;
   std::vector<double> samples_;
+  std::vector<std::vector<double>> starts_, ends_;
   bool pending_ = false;
 };
 
@@ -213,6 +228,7 @@ void pipelined_timed(T* out, const T* in, const Layout& l0, ncclComm_t comm, cud
   const Layout l{l0.rows, l0.cols, l0.ranks, l0.rank, step09::kChunks};
   step09::Staging<T> staging(l, stream);
   step09::SideStream side;
+  if (clocks != nullptr) clocks->begin(stream);
   for (int k = 0; k < l.chunks; ++k) {
     T* send = staging.send(k % l.buffers());
     step09::pack(send, in, l, k, stream);
@@ -344,7 +360,13 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
       report(v.name + "_alltoall", clocks.stats(0, mine.reps));
       report(v.name + (v.chunks == kBothAtOnce ? "_local" : "_neighbour"), clocks.stats(1, mine.reps));
     }
-    if (v.chunks == kPipelinedTimed) report(v.name + "_exchanges", exchange_clocks.stats(mine.reps));
+    if (v.chunks == kPipelinedTimed) {
+      report(v.name + "_exchanges", exchange_clocks.stats(mine.reps));
+      for (int k = 0; k < step09::kChunks; ++k) {  // the timeline: each exchange's start and end
+        report(v.name + "_exchange" + std::to_string(k) + "_start", exchange_clocks.at(k, false, mine.reps));
+        report(v.name + "_exchange" + std::to_string(k) + "_end", exchange_clocks.at(k, true, mine.reps));
+      }
+    }
     if (v.transposes() && v.chunks != kPipelinedTimed) previous_ms = ms;
     if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
       std::printf("your prediction: %.1f%% of the all-to-all's speed; measured %.1f%%\n", s.options.predict,
