@@ -1,6 +1,7 @@
 """Step 09's figures. multi_gpu_blocks: the chapter's worked example (a 7 x 8 matrix on 3 ranks,
 one chunk), from the index maths of plots/multi_gpu_blocks.py. multi_gpu_parts: the parts of
-the pipelined transpose alone and at once, as measured (09_multi_gpu_*.csv).
+the pipelined transpose alone and at once, as measured (09_multi_gpu_*.csv). multi_gpu_timeline:
+one pipelined call's exchanges, measured inside the pipeline and as the parts alone would place them.
 """
 import matplotlib.pyplot as plt
 from matplotlib.patches import Patch, Rectangle
@@ -11,8 +12,10 @@ from results import require
 
 NAME_BLOCKS = "multi_gpu_blocks"
 NAME_PARTS = "multi_gpu_parts"
+NAME_TIMELINE = "multi_gpu_timeline"
 RANK_COLOURS = style.STEP_COLOURS[:3]  # rank 0, 1, 2
 PALE = 0.35  # the alpha of cells outside what a panel is about
+SIZE_LABEL = "65536 x 65536"  # the chapter's matrix
 
 
 def _cell(ax, x, y, colour, alpha, text, hatch=None):
@@ -140,4 +143,41 @@ def parts(results):
     fig.suptitle("Step 09: the parts alone and at once, one job; hatched = one part's own time while "
                  "the other ran", fontsize=10, y=1.02)
     style.caption(fig, table.caption(), y=-0.08)
+    return fig, f"from {table.path.name}"
+
+
+def timeline(results):
+    """One call of `pipelined_timed` on 2 and 4 GPUs: each exchange's start and end from the
+    transpose's start (the slowest rank's medians), under the same schedule drawn with every part
+    at its speed alone (the first pack, then the chunks' exchanges back to back, then the last
+    chunk's received pieces placed)."""
+    table = require("09_multi_gpu_float", results)
+    counts = sorted({r["gpus"] for r in table.rows})
+    fig, axes = plt.subplots(len(counts), 1, figsize=(10, 1.9 * len(counts) + 0.6), squeeze=False,
+                             gridspec_kw={"hspace": 0.65})
+    for ax, g in zip(axes[:, 0], counts):
+        ms = {r["kernel"]: r["ms_median"] for r in table.where(dtype="float", gpus=g) if r["rows"] == r["cols"]}
+        chunks = sum(1 for k in ms if k.startswith("pipelined_timed_exchange") and k.endswith("_start"))
+        pack0, exchange = ms["packs"] / chunks, ms["exchanges"] / chunks
+        last_place = ms["places"] / chunks * (g - 1) / g
+        rows = [("parts at their speed alone",
+                 [(pack0 + k * exchange, pack0 + (k + 1) * exchange) for k in range(chunks)],
+                 pack0 + chunks * exchange + last_place),
+                ("measured inside the pipeline",
+                 [(ms[f"pipelined_timed_exchange{k}_start"], ms[f"pipelined_timed_exchange{k}_end"]) for k in range(chunks)],
+                 ms["pipelined_timed"])]
+        for y, (label, spans, end) in enumerate(rows):
+            for k, (a, b) in enumerate(spans):
+                ax.barh(y, b - a, left=a, height=0.5, color=RANK_COLOURS[k % 2], edgecolor="white")
+                ax.text((a + b) / 2, y, f"exchange {k}", ha="center", va="center", fontsize=7.5, color="white")
+            ax.plot([end, end], [y - 0.35, y + 0.35], color="black", linewidth=2)
+            ax.text(end + 0.15, y, f"ends {end:.1f} ms", va="center", fontsize=8)
+        ax.set_yticks(range(len(rows)), [label for label, _, _ in rows])
+        ax.set_xlim(0, max(r[2] for r in rows) * 1.15)
+        ax.set_title(f"{g} GPUs, float {SIZE_LABEL}: the exchange stream of one call", loc="left", fontsize=9)
+        ax.invert_yaxis()
+    axes[-1, 0].set_xlabel("ms from the transpose's start (the slowest rank's median)")
+    fig.suptitle("Step 09: the pipelined transpose's exchanges, as the parts alone would run and as measured",
+                 fontsize=10, y=1.02)
+    style.caption(fig, table.caption(), y=-0.12)
     return fig, f"from {table.path.name}"

@@ -23,6 +23,7 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   inplace_cycles       nothing: the chunk permutation of those two passes, its cycles drawn (fig_cycles.py)
   multi_gpu_blocks     nothing: step 09's worked example, 7 x 8 on 3 ranks (plots/multi_gpu_blocks.py)
   multi_gpu_parts      09_multi_gpu_float_*.csv: the parts of the pipelined transpose alone and at once
+  multi_gpu_timeline   09_multi_gpu_float_*.csv: one pipelined call's exchanges, measured and as the parts alone
 """
 import argparse
 import fnmatch
@@ -59,6 +60,7 @@ def figures(results):
     jobs.append((fig_multi_gpu.NAME_BLOCKS,
                  lambda: (fig_multi_gpu.blocks(), "index maths in plots/multi_gpu_blocks.py")))
     jobs.append((fig_multi_gpu.NAME_PARTS, lambda: fig_multi_gpu.parts(results)))
+    jobs.append((fig_multi_gpu.NAME_TIMELINE, lambda: fig_multi_gpu.timeline(results)))
     return jobs
 
 

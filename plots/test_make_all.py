@@ -21,10 +21,10 @@ FIXTURES = HERE / "testdata"
 DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO, fig_cycles.NAME,  # need no CSV
                               fig_multi_gpu.NAME_BLOCKS]
 FROM_CSV = ["--only", "progression", "--only", "sizes", "--only", "warm_vs_cold",  # not the diagrams
-            "--only", "step_*", "--only", "profile*", "--only", "multi_gpu_parts"]
+            "--only", "step_*", "--only", "profile*", "--only", "multi_gpu_parts", "--only", "multi_gpu_timeline"]
 FROM_FIXTURES = ["progression", "sizes", "warm_vs_cold", "step_00_copy", "step_01_naive_row",
                  "profile", "profile_00_copy", "profile_01_naive_row", "profile_05_shared",
-                 "multi_gpu_parts"]
+                 "multi_gpu_parts", "multi_gpu_timeline"]
 
 
 def run(results_dir, out_dir, *options):
@@ -92,7 +92,8 @@ class MissingInputs(unittest.TestCase):
                                      "skipped sizes: no sweep_cold_*.csv in " + str(empty) + "/",
                                      "skipped warm_vs_cold: no sweep_cold_*.csv in " + str(empty) + "/",
                                      "skipped profile: no ncu_*.csv in " + str(empty) + "/",
-                                     "skipped multi_gpu_parts: no 09_multi_gpu_float_*.csv in " + str(empty) + "/"])
+                                     "skipped multi_gpu_parts: no 09_multi_gpu_float_*.csv in " + str(empty) + "/",
+                                     "skipped multi_gpu_timeline: no 09_multi_gpu_float_*.csv in " + str(empty) + "/"])
             self.assertEqual(list(out.glob("*")), [])
 
     def test_sizes_without_ncu_leaves_the_l2_line_out_and_says_so(self):
@@ -121,7 +122,7 @@ class RealResults(unittest.TestCase):
             if results.newest("tour") is not None:
                 expected.append("progression")
             if results.newest("09_multi_gpu_float") is not None:
-                expected.append("multi_gpu_parts")
+                expected += ["multi_gpu_parts", "multi_gpu_timeline"]
             for name in expected:
                 self.assertTrue((pathlib.Path(tmp) / f"{name}.svg").is_file(), name)
 

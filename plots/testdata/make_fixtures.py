@@ -133,8 +133,11 @@ def main():
     # Step 09's float job: times across GPUs (a `gpus` column), the parts alone and at once, on 2
     # and 4 GPUs.
     parts = {"exchanges": 9.5, "pipelined_timed_exchanges": 12.5, "nccl_alltoall": 10.0,
-             "local_work": 6.0, "both_at_once_alltoall": 15.0, "both_at_once_local": 8.0,
-             "one_chunk": 16.0, "pipelined": 14.0, "pipelined_timed": 13.5}
+             "local_work": 6.0, "packs": 3.0, "places": 3.0, "both_at_once_alltoall": 15.0,
+             "both_at_once_local": 8.0, "one_chunk": 16.0, "pipelined": 14.0, "pipelined_timed": 13.5}
+    for k in range(4):  # pipelined_timed's timeline: each exchange's start and end
+        parts[f"pipelined_timed_exchange{k}_start"] = 0.75 + 3.1 * k
+        parts[f"pipelined_timed_exchange{k}_end"] = 0.75 + 3.1 * (k + 1)
     multi = []
     for gpus in (2, 4):
         for kernel, ms in parts.items():
