@@ -260,6 +260,31 @@ def wavefronts(words, request_bytes=0):
     return max(max(lanes_per_bank(words)), ceil(request_bytes / WAVEFRONT_BYTES))
 
 
+# ---- step 07: wide tiles, 16-byte chunks and the chunk swizzle -----------------------------
+#
+# Step 07's tile has 256-byte rows (256 / sizeof(T) elements). Its store phase's k-th read:
+# lane q (0 to 15) reads tile row q V + k in tile column j, lanes 16 to 31 the same rows in
+# column j + 1 (V = 16 / sizeof(T) elements per 16-byte chunk). The chunk swizzle keeps chunks
+# whole: chunk c / V of tile row r is stored at chunk (c / V) XOR ((r / V) mod 8).
+
+def chunk_slot(r, c, swizzle, elem_bytes=ELEM_BYTES):
+    """The shared-memory column of step 07's tile element (r, c) (slot() in wide.cuh)."""
+    v = 16 // elem_bytes
+    return c ^ (((r // v) & 7) * v) if swizzle else c
+
+
+def store_phase_read(swizzle, k=0, j=0, elem_bytes=ELEM_BYTES):
+    """The 4-byte words one warp reads in step 07's store phase (read k of tile columns j and
+    j + 1), lane by lane; a word per lane for float, part of one for 2-byte types, two for double."""
+    v, side = 16 // elem_bytes, 256 // elem_bytes
+    words = []
+    for lane in range(WARP):
+        r, c = (lane % 16) * v + k, j + lane // 16
+        first = (r * side + chunk_slot(r, c, swizzle, elem_bytes)) * elem_bytes
+        words += range(first // BANK_BYTES, (first + elem_bytes - 1) // BANK_BYTES + 1)
+    return words
+
+
 # ---- per kernel: what the profiler counts -------------------------------------------------
 #
 # The profiler's `*_per_req` columns are averages over every warp instruction of a launch.

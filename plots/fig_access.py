@@ -487,11 +487,41 @@ def banks_figure(layout):
     return fig
 
 
+def chunk_banks_figure():
+    """Step 07's store-phase read (float, read 0 of tile columns 0 and 1) in the 32 banks, without
+    and with the chunk swizzle: each column is a bank, each cell a word a lane asks of it."""
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.2), layout="constrained")
+    height = max(access.lanes_per_bank(access.store_phase_read(False)))  # one scale for both panels
+    for ax, swizzle in zip(axes, (False, True)):
+        words = access.store_phase_read(swizzle)
+        stacks = {}
+        for lane, w in enumerate(words):
+            stacks.setdefault(access.bank(w), []).append(lane)
+        for b, lanes in stacks.items():
+            for y, lane in enumerate(lanes):
+                colour = lane_colour(lane)
+                _cells(ax, [(b, y)], [colour], zorder=2)
+                ax.text(b + 0.5, y + 0.5, str(lane), ha="center", va="center", fontsize=8,
+                        color=_text_colour(colour), zorder=3)
+        _grid(ax, height, access.BANKS, square=False)
+        ax.set_xticks(range(0, access.BANKS + 1, 4))
+        ax.set_yticks(range(0, height + 1, 2 if height > 4 else 1))
+        ax.set_xlabel("bank")
+        ax.set_ylabel("words asked of the bank")
+        n = access.wavefronts(words, request_bytes=access.WARP * access.ELEM_BYTES)
+        ax.set_title(("chunk swizzle, slot() of wide.cuh" if swizzle else "no swizzle (slot(r, c) = c)")
+                     + f": {n} wavefronts", fontsize=10)
+    fig.suptitle("Step 07's store phase, one read (float): lane q reads tile row 4q of tile column 0, "
+                 "lane 16 + q the same row of column 1; numbers: the lane", fontsize=10)
+    return fig
+
+
 BANK_LAYOUTS = {f"banks_{layout}": layout for layout in access.LAYOUTS}
 
 
-# Figures of all of one warp's instructions, each drawn by its own function.
-SERIES = {"access_unroll": unroll_figure, "access_vec16_store": vec16_store_figure}
+# Figures of all of one warp's instructions (and step 07's banks), each drawn by its own function.
+SERIES = {"access_unroll": unroll_figure, "access_vec16_store": vec16_store_figure,
+          "banks_chunks": chunk_banks_figure}
 
 
 def diagram(name):

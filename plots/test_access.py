@@ -267,5 +267,25 @@ class ElementTypes(unittest.TestCase):
         self.assertEqual(loads, [1, 2] * 16)  # column k even: 1 wavefront; odd: 2
 
 
+class Step07ChunkSwizzle(unittest.TestCase):
+    """Step 07's store-phase read: 16 wavefronts without the swizzle, 2 with it, in every type
+    (as the CPU test Step07.StorePhaseReadsTakeTwoWavefronts counts in C++)."""
+
+    def test_wavefronts_of_a_store_phase_read(self):
+        for elem_bytes in (2, 4, 8):
+            for swizzle, expected in ((False, 16), (True, 2)):
+                words = access.store_phase_read(swizzle, elem_bytes=elem_bytes)
+                with self.subTest(elem_bytes=elem_bytes, swizzle=swizzle):
+                    self.assertEqual(access.wavefronts(words, access.WARP * elem_bytes), expected)
+
+    def test_the_swizzle_keeps_chunks_whole_and_permutes_them(self):
+        for elem_bytes in (2, 4, 8):
+            v, side = 16 // elem_bytes, 256 // elem_bytes
+            for r in range(side):
+                slots = [access.chunk_slot(r, c, True, elem_bytes) for c in range(side)]
+                self.assertEqual(sorted(slots), list(range(side)))  # a permutation of the row
+                self.assertTrue(all(slots[c] % v == c % v for c in range(side)))  # place within the chunk kept
+
+
 if __name__ == "__main__":
     unittest.main()
