@@ -1,5 +1,6 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
-// baseline). First the parts of the pipelined version alone: its chunks' exchanges, the ranks'
+// baseline). First the parts of the pipelined version alone: its chunks' exchanges (and the
+// one exchange of the 1-chunk version), the ranks'
 // check, its local work (every pack and place, no exchange; and its packs and places apart);
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
@@ -43,7 +44,7 @@ struct Settings {
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
               kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10,
-              kLocalWorkOneChunk = -11;
+              kLocalWorkOneChunk = -11, kExchangesOneChunk = -12;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
@@ -54,7 +55,8 @@ struct Version {
 };
 
 std::vector<Version> versions(const Settings& s) {
-  std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges}, {"check", kCheck},
+  std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges},
+                            {"exchanges_one_chunk", kExchangesOneChunk}, {"check", kCheck},
                             {"local_work", kLocalWork}, {"local_work_one_chunk", kLocalWorkOneChunk},
                             {"packs", kPacks}, {"places", kPlaces},
                             {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
@@ -141,10 +143,10 @@ class PartClocks {
 };
 
 /// The exchanges of `pipelined` alone: its chunks' all-to-alls one after the other, no local
-/// work (the send buffers are sent as they are).
+/// work (the send buffers are sent as they are); with chunks = 1, the exchange of `one_chunk`.
 template <typename T>
-void exchanges(const Layout& l, ncclComm_t comm, cudaStream_t stream) {
-  const Layout lk{l.rows, l.cols, l.ranks, l.rank, step09::kChunks};
+void exchanges(const Layout& l, ncclComm_t comm, cudaStream_t stream, int chunks = step09::kChunks) {
+  const Layout lk{l.rows, l.cols, l.ranks, l.rank, chunks};
   step09::Staging<T> staging(lk, stream);
   for (int k = 0; k < lk.chunks; ++k) {
     step09::send_receive(staging.recv(k % lk.buffers()), staging.send(k % lk.buffers()), lk, k, comm, stream);
@@ -270,6 +272,7 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
   if (v.chunks == kPacks) return local_work(out, in, l, stream, true, false);
   if (v.chunks == kPlaces) return local_work(out, in, l, stream, false, true);
   if (v.chunks == kExchanges) return exchanges<T>(l, comm, stream);
+  if (v.chunks == kExchangesOneChunk) return exchanges<T>(l, comm, stream, 1);
   if (v.chunks == kCheck) {  // the ranks' check that every transpose begins with, alone
     step09::agree(out, in, l.rows, l.cols, step09::kChunks, comm, stream);
     return;

@@ -13,9 +13,10 @@ time each rank; a repetition's time is the slowest rank's; the median of --reps 
 (09_multi_gpu differs in two ways: no barrier before a repetition, so its times include the
 ranks' skew, and the slowest rank's median rather than the median of the slowest ranks.)
 Verified once per case against the input read through a transposed view. Appends rows to
---csv in 09_multi_gpu's columns (step "peer", kernels pytorch_alltoall and pytorch; % of
-all-to-all = pytorch_alltoall's time / this time). Needs rows and cols divisible by the GPU
-count (all_to_all_single with equal blocks, as such code is usually written).
+--csv in 09_multi_gpu's columns (step "peer"; kernels pytorch_alltoall, pytorch, and its
+two copies alone, pytorch_pack and pytorch_unpack; % of all-to-all = pytorch_alltoall's time
+/ this time). Needs rows and cols divisible by the GPU count (all_to_all_single with equal
+blocks, as such code is usually written).
 
     python3 steps/09_multi_gpu/peer_torch.py --gpus 2,4 --sizes 65536 --dtype all --csv FILE
 """
@@ -84,6 +85,12 @@ def worker(rank, args, port):
             def alltoall():
                 dist.all_to_all_single(recv, send_once)
 
+            def pack():  # pytorch()'s first line alone
+                return x.view(h, g, w).permute(1, 0, 2).contiguous()
+
+            def unpack():  # pytorch()'s last line alone (recv as the exchange left it)
+                out.view(w, g, h).copy_(recv.permute(2, 0, 1))
+
             # Verify: my rows of the transpose are column block `rank` of the whole matrix.
             got = pytorch()
             want = pattern(0, rows, rank * w, w).to(x.dtype).t()  # my columns of the matrix, transposed
@@ -92,7 +99,8 @@ def worker(rank, args, port):
             del got, want
             nbytes = 2 * rows * cols * x.element_size()
             results = {}
-            for name, call in (("pytorch_alltoall", alltoall), ("pytorch", pytorch)):
+            for name, call in (("pytorch_alltoall", alltoall), ("pytorch_pack", pack), ("pytorch_unpack", unpack),
+                               ("pytorch", pytorch)):
                 times = []
                 for rep in range(args.warmup + args.reps):
                     flush.sum()
