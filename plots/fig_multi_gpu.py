@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Patch, Rectangle
 
 import style
-from multi_gpu_blocks import Layout
+from multi_gpu_blocks import Layout, alone_schedule
 from results import require
 
 NAME_BLOCKS = "multi_gpu_blocks"
@@ -158,11 +158,7 @@ def timeline(results):
     for ax, g in zip(axes[:, 0], counts):
         ms = {r["kernel"]: r["ms_median"] for r in table.where(dtype="float", gpus=g) if r["rows"] == r["cols"]}
         chunks = sum(1 for k in ms if k.startswith("pipelined_timed_exchange") and k.endswith("_start"))
-        pack0, exchange = ms["packs"] / chunks, ms["exchanges"] / chunks
-        last_place = ms["places"] / chunks * (g - 1) / g
-        rows = [("parts at their speed alone",
-                 [(pack0 + k * exchange, pack0 + (k + 1) * exchange) for k in range(chunks)],
-                 pack0 + chunks * exchange + last_place),
+        rows = [("parts at their speed alone", *alone_schedule(ms, g, chunks)),
                 ("measured inside the pipeline",
                  [(ms[f"pipelined_timed_exchange{k}_start"], ms[f"pipelined_timed_exchange{k}_end"]) for k in range(chunks)],
                  ms["pipelined_timed"])]

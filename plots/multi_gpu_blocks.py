@@ -1,5 +1,6 @@
-"""Step 09's block arithmetic in Python, for the chapter's figure of the worked example: the
-same definitions as steps/09_multi_gpu/blocks.hpp (Split, Layout), which the C++ tests check.
+"""Step 09's arithmetic in Python: the block arithmetic for the chapter's figure of the worked
+example (the same definitions as steps/09_multi_gpu/blocks.hpp, Split and Layout, which the C++
+tests check), and the pipelined schedule drawn from its parts' times alone (alone_schedule).
 Standard library only.
 """
 from dataclasses import dataclass
@@ -50,3 +51,14 @@ class Layout:
     def out_column(self, i, k):
         """The column of my out where rank i's piece of chunk k starts: its row in the input."""
         return self.rows_of().begin(i) + self.slabs(i).begin(k)
+
+
+def alone_schedule(ms, gpus, chunks):
+    """The pipelined schedule with every part at its speed alone, from a run's times `ms` (kernel
+    -> ms: `packs`, `exchanges` and `places`, each over all chunks): the first pack, then the
+    chunks' exchanges back to back, then the last chunk's received pieces ((G - 1) / G of its
+    place). Returns each exchange's (start, end) and the schedule's end, in ms."""
+    pack0, exchange = ms["packs"] / chunks, ms["exchanges"] / chunks
+    last_place = ms["places"] / chunks * (gpus - 1) / gpus
+    spans = [(pack0 + k * exchange, pack0 + (k + 1) * exchange) for k in range(chunks)]
+    return spans, spans[-1][1] + last_place

@@ -18,6 +18,7 @@ A sentence that compares values is checked here: the function stops the run if t
 longer says what the sentence says.
 """
 import results
+from multi_gpu_blocks import alone_schedule
 from prose import gbps, median, num, one, runs, table
 
 SIZE = 65536  # the chapter's matrix: 65536 x 65536 float
@@ -100,14 +101,14 @@ def _pytorch_copies_ms(gpus):
 
 def pytorch_part_row(part, gpus):
     """One row of page 1's table of PyTorch's way: 'model | measured | % of copy speed' for
-    `pack` or `unpack` (one pass over the shard at cudaMemcpy's speed), or 'model | measured'
-    for `alltoall`, or for `sum` the model's total and the parts added. The page says the pack
+    `pack` or `unpack` (one pass over the shard at cudaMemcpy's speed), or 'as measured |
+    measured' for `alltoall` (the model takes its time alone), or for `sum` the model's total and the parts added. The page says the pack
     runs near copy speed, the unpack at less than half of it and nearly as long as the exchange,
     and that the parts add up to about the whole (checked: pack above 70%, unpack below 50% and
     0.8 to 1.2 times the all-to-all, the sum within 5% of `pytorch`)."""
     one_pass = _local_model_ms(gpus) / 2
     if part == "alltoall":
-        return f"{num(_ms('pytorch_alltoall', gpus), 1)} | {num(_ms('pytorch_alltoall', gpus), 1)}"
+        return f"as measured | {num(_ms('pytorch_alltoall', gpus), 1)}"
     if part == "sum":
         added = _ms("pytorch_alltoall", gpus) + _pytorch_copies_ms(gpus)
         if abs(added / _ms("pytorch", gpus) - 1) > 0.05:
@@ -637,15 +638,13 @@ def _beside_ratios(kind, gpus):
     return ratios
 
 
-def beside_span(kind, gpus):
-    """`_beside_ratios`, lowest to highest ('1.07' where they agree to two decimals). The page
-    says the copy slowed the all-to-all more than the spinning blocks in every job (checked
-    with `stream`: its lowest above the spinning blocks' highest)."""
-    ratios = _beside_ratios(kind, gpus)
-    if kind == "stream" and min(ratios) <= max(_beside_ratios("spin", gpus)):
+def timed_beside(kind, gpus):
+    """The all-to-all beside the stand-in `kind` (spin or stream) over alone, in the float job.
+    The page says the copy slowed it more than the spinning blocks in all three jobs that ran
+    them (checked with `stream`: its lowest ratio above the spinning blocks' highest)."""
+    if kind == "stream" and min(_beside_ratios("stream", gpus)) <= max(_beside_ratios("spin", gpus)):
         _stop(f"on {gpus} GPUs the DRAM stand-in did not slow the all-to-all more in every job")
-    low, high = num(min(ratios), 2), num(max(ratios), 2)
-    return low if low == high else f"{low} to {high}"
+    return num(_beside_ratios(kind, gpus)[0], 2)
 
 
 def overlap_formula(gpus):
@@ -664,7 +663,8 @@ def _budget(gpus):
     exchanges, stretch = _timed("exchanges", gpus), _timed("pipelined_timed_exchanges", gpus) - _timed("exchanges", gpus)
     unhidden = _unhidden(gpus)
     timed, pipelined = _timed("pipelined_timed", gpus), _timed("pipelined", gpus)
-    return {"exchanges": exchanges, "unhidden": unhidden, "stretch": stretch,
+    alltoall = _timed("nccl_alltoall", gpus)
+    return {"alltoall": alltoall, "chunking": exchanges - alltoall, "unhidden": unhidden, "stretch": stretch,
             "sum": exchanges + unhidden + stretch, "timed": timed,
             "check": pipelined - timed, "pipelined": pipelined}
 
@@ -686,6 +686,42 @@ def chunk_orders():
                 and _ms("pipelined", 4, "float", job) < _ms("pipelined_8", 4, "float", job)):
             _stop(f"the chunk counts' order differs in {job}")
     return "in both jobs that ran them"
+
+
+def _inside(gpus):
+    """Each exchange's own time inside `pipelined_timed` (median end minus median start), ms."""
+    return [_timed(f"pipelined_timed_exchange{k}_end", gpus) - _timed(f"pipelined_timed_exchange{k}_start", gpus)
+            for k in range(UNHIDDEN)]
+
+
+def inside_first(gpus):
+    """Exchanges 0 to S - 2 inside the pipeline, lowest to highest, ms. The page says each took
+    longer than the last one, which took longer than an exchange alone (checked)."""
+    first, last = _inside(gpus)[:-1], _inside(gpus)[-1]
+    if not min(first) > last > _ms("exchanges", gpus) / UNHIDDEN:
+        _stop(f"on {gpus} GPUs the exchanges inside the pipeline are not ordered as the page says")
+    return f"{num(min(first), 2)} to {num(max(first), 2)}"
+
+
+def inside_last(gpus):
+    """The last exchange inside the pipeline, ms (ordered by inside_first)."""
+    return num(_inside(gpus)[-1], 2)
+
+
+def exchange_alone_ms(gpus):
+    """One chunk's exchange alone: `exchanges` over the chunks, ms."""
+    return num(_ms("exchanges", gpus) / UNHIDDEN, 2)
+
+
+def alone_end_ms(gpus):
+    """Where the timeline figure's schedule of the parts alone ends (multi_gpu_blocks.alone_schedule
+    over the float job's `packs`, `exchanges` and `places`, 4 chunks). The page says it ends later
+    than the model A + f L (checked)."""
+    ms = {k: _ms(k, gpus) for k in ("packs", "exchanges", "places")}
+    end = alone_schedule(ms, int(gpus), UNHIDDEN)[1]
+    if end <= _ms("nccl_alltoall", gpus) + _unhidden(gpus):
+        _stop("the parts alone end before the model")
+    return num(end, 1)
 
 
 def budget_gap(gpus):

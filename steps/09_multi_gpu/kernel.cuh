@@ -49,8 +49,8 @@ void pack(T* send, const T* in, const Layout& l, int k, cudaStream_t stream) {
 // [pack]
 
 // [send_receive]
-/// Chunk k's all-to-all with every peer: rows c_peer .. of `send` to it (it receives), its
-/// piece into `recv` (it sends).
+/// Chunk k's all-to-all: to each peer, the rows of `send` that it needs (from row c_peer on);
+/// from each peer, its piece, into its place in `recv`.
 template <typename T>
 void send_receive(T* recv, const T* send, const Layout& l, int k, ncclComm_t comm, cudaStream_t stream) {
   const long long mine = l.slab(l.rank, k);  // my rows in this chunk = columns of each piece I send
