@@ -125,6 +125,11 @@ class RealResults(unittest.TestCase):
                 expected += ["multi_gpu_parts", "multi_gpu_timeline"]
             for name in expected:
                 self.assertTrue((pathlib.Path(tmp) / f"{name}.svg").is_file(), name)
+            # The committed figures are what the committed CSVs draw (a new CSV needs make_all).
+            images = HERE.parent / "docs" / "images"
+            stale = [svg.name for svg in sorted(pathlib.Path(tmp).glob("*.svg"))
+                     if (images / svg.name).is_file() and (images / svg.name).read_bytes() != svg.read_bytes()]
+            self.assertEqual(stale, [], "docs/images differs from what the CSVs draw: run plots/make_all.py")
 
 
 if __name__ == "__main__":
