@@ -2,6 +2,7 @@
 one chunk), from the index maths of plots/multi_gpu_blocks.py. multi_gpu_parts: the parts of
 the pipelined transpose alone and at once, as measured (09_multi_gpu_*.csv). multi_gpu_timeline:
 one pipelined call's exchanges, measured inside the pipeline and as the parts alone would place them.
+multi_gpu_versions: PyTorch's way and ours in one chunk, each part timed alone beside the whole.
 """
 import matplotlib.pyplot as plt
 from matplotlib.patches import Patch, Rectangle
@@ -13,6 +14,15 @@ from results import require
 NAME_BLOCKS = "multi_gpu_blocks"
 NAME_PARTS = "multi_gpu_parts"
 NAME_TIMELINE = "multi_gpu_timeline"
+NAME_VERSIONS = "multi_gpu_versions"
+# multi_gpu_versions: each bar's segments (kernel, label), left to right; one segment is a whole version.
+VERSIONS = [("PyTorch's way, each line alone",
+             [("pytorch_pack", "pack"), ("pytorch_alltoall", "exchange"), ("pytorch_unpack", "unpack")]),
+            ("PyTorch's way, whole", [("pytorch", "")]),
+            ("one chunk, each part alone",
+             [("local_work_one_chunk", "pack and place"), ("exchanges_one_chunk", "exchange")]),
+            ("one chunk, whole", [("one_chunk", "")]),
+            ("pipelined (next page), whole", [("pipelined", "")])]
 RANK_COLOURS = style.STEP_COLOURS[:3]  # rank 0, 1, 2
 PALE = 0.35  # the alpha of cells outside what a panel is about
 SIZE_LABEL = "65536 x 65536"  # the chapter's matrix
@@ -175,5 +185,34 @@ def timeline(results):
     axes[-1, 0].set_xlabel("ms from the transpose's start (the slowest rank's median)")
     fig.suptitle("Step 09: the pipelined transpose's exchanges, as the parts alone would run and as measured",
                  fontsize=10, y=1.02)
+    style.caption(fig, table.caption(), y=-0.12)
+    return fig, f"from {table.path.name}"
+
+
+def versions(results):
+    """Page 1's versions on 4 GPUs (float): PyTorch's three lines each timed alone, stacked,
+    beside its whole time; our one-chunk version's local work and exchange each timed alone,
+    stacked, beside its whole time; and the pipelined version. All from the float job."""
+    table = require("09_multi_gpu_float", results)
+    gpus = max(r["gpus"] for r in table.rows)
+    ms = {r["kernel"]: r["ms_median"] for r in table.where(dtype="float", gpus=gpus) if r["rows"] == r["cols"]}
+    colours = {"pack": RANK_COLOURS[1], "pack and place": RANK_COLOURS[1], "exchange": RANK_COLOURS[0],
+               "unpack": RANK_COLOURS[2], "": style.REF_COLOUR}
+    fig, ax = plt.subplots(figsize=(9, 2.9))
+    for y, (label, segments) in enumerate(VERSIONS):
+        left = 0.0
+        for kernel, part in segments:
+            ax.barh(y, ms[kernel], left=left, height=0.6, color=colours[part], edgecolor="white")
+            if part:
+                ax.text(left + ms[kernel] / 2, y, f"{part}\n{ms[kernel]:.1f}", ha="center", va="center",
+                        fontsize=7, color="white")
+            left += ms[kernel]
+        ax.text(left + 0.2, y, f"{left:.1f} ms", va="center", fontsize=8)
+    ax.set_yticks(range(len(VERSIONS)), [label for label, _ in VERSIONS])
+    ax.invert_yaxis()
+    ax.set_xlabel("ms (median of the slowest rank)")
+    ax.set_xlim(0, max(sum(ms[k] for k, _ in segments) for _, segments in VERSIONS) * 1.12)
+    ax.set_title(f"Step 09 on {gpus} GPUs, float {SIZE_LABEL}: the parts timed alone, and each version whole",
+                 loc="left", fontsize=10)
     style.caption(fig, table.caption(), y=-0.12)
     return fig, f"from {table.path.name}"

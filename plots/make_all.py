@@ -24,6 +24,7 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   multi_gpu_blocks     nothing: step 09's worked example, 7 x 8 on 3 ranks (plots/multi_gpu_blocks.py)
   multi_gpu_parts      09_multi_gpu_float_*.csv: the parts of the pipelined transpose alone and at once
   multi_gpu_timeline   09_multi_gpu_float_*.csv: one pipelined call's exchanges, measured and as the parts alone
+  multi_gpu_versions   09_multi_gpu_float_*.csv: PyTorch's way and one chunk, the parts alone beside the whole
 """
 import argparse
 import fnmatch
@@ -61,6 +62,7 @@ def figures(results):
                  lambda: (fig_multi_gpu.blocks(), "index maths in plots/multi_gpu_blocks.py")))
     jobs.append((fig_multi_gpu.NAME_PARTS, lambda: fig_multi_gpu.parts(results)))
     jobs.append((fig_multi_gpu.NAME_TIMELINE, lambda: fig_multi_gpu.timeline(results)))
+    jobs.append((fig_multi_gpu.NAME_VERSIONS, lambda: fig_multi_gpu.versions(results)))
     return jobs
 
 

@@ -21,10 +21,11 @@ FIXTURES = HERE / "testdata"
 DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO, fig_cycles.NAME,  # need no CSV
                               fig_multi_gpu.NAME_BLOCKS]
 FROM_CSV = ["--only", "progression", "--only", "sizes", "--only", "warm_vs_cold",  # not the diagrams
-            "--only", "step_*", "--only", "profile*", "--only", "multi_gpu_parts", "--only", "multi_gpu_timeline"]
+            "--only", "step_*", "--only", "profile*", "--only", "multi_gpu_parts", "--only", "multi_gpu_timeline",
+            "--only", "multi_gpu_versions"]
 FROM_FIXTURES = ["progression", "sizes", "warm_vs_cold", "step_00_copy", "step_01_naive_row",
                  "profile", "profile_00_copy", "profile_01_naive_row", "profile_05_shared",
-                 "multi_gpu_parts", "multi_gpu_timeline"]
+                 "multi_gpu_parts", "multi_gpu_timeline", "multi_gpu_versions"]
 
 
 def run(results_dir, out_dir, *options):
@@ -93,7 +94,8 @@ class MissingInputs(unittest.TestCase):
                                      "skipped warm_vs_cold: no sweep_cold_*.csv in " + str(empty) + "/",
                                      "skipped profile: no ncu_*.csv in " + str(empty) + "/",
                                      "skipped multi_gpu_parts: no 09_multi_gpu_float_*.csv in " + str(empty) + "/",
-                                     "skipped multi_gpu_timeline: no 09_multi_gpu_float_*.csv in " + str(empty) + "/"])
+                                     "skipped multi_gpu_timeline: no 09_multi_gpu_float_*.csv in " + str(empty) + "/",
+                                     "skipped multi_gpu_versions: no 09_multi_gpu_float_*.csv in " + str(empty) + "/"])
             self.assertEqual(list(out.glob("*")), [])
 
     def test_sizes_without_ncu_leaves_the_l2_line_out_and_says_so(self):
@@ -122,7 +124,7 @@ class RealResults(unittest.TestCase):
             if results.newest("tour") is not None:
                 expected.append("progression")
             if results.newest("09_multi_gpu_float") is not None:
-                expected += ["multi_gpu_parts", "multi_gpu_timeline"]
+                expected += ["multi_gpu_parts", "multi_gpu_timeline", "multi_gpu_versions"]
             for name in expected:
                 self.assertTrue((pathlib.Path(tmp) / f"{name}.svg").is_file(), name)
             # The committed figures are what the committed CSVs draw (a new CSV needs make_all).

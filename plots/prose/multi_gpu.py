@@ -123,17 +123,12 @@ def pytorch_part_row(part, gpus):
     return f"{num(one_pass, 1)} | {num(ms, 1)} | {num(pct, 0)}%"
 
 
-def local_pct_of_model(gpus):
-    """The local work's speed as % of the model's (cudaMemcpy's). The chapter says it is twice as
-    fast as PyTorch's two copies (timed alone; checked: 1.8 to 2.4 times)."""
-    ratio = _pytorch_copies_ms(gpus) / _ms("local_work", gpus)
+def local_one_pct_of_model(gpus):
+    """The one-chunk local work alone (`local_work_one_chunk`) as % of its model's speed. The
+    page says it is twice as fast as PyTorch's two copies timed alone (checked: 1.8 to 2.4 times)."""
+    ratio = _pytorch_copies_ms(gpus) / _ms("local_work_one_chunk", gpus)
     if not 1.8 <= ratio <= 2.4:
         _stop(f"our local work is {ratio:.2f} times as fast as PyTorch's copies, not about twice")
-    return num(100 * _local_model_ms(gpus) / _ms("local_work", gpus), 0) + "%"
-
-
-def local_one_pct_of_model(gpus):
-    """The one-chunk local work alone (`local_work_one_chunk`) as % of its model's speed."""
     return num(100 * _local_model_ms(gpus) / _ms("local_work_one_chunk", gpus), 0) + "%"
 
 
@@ -475,15 +470,6 @@ def _both_dram_ms(gpus, staged):
     return (6 + 2 * (g - 1) / g * staged) * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
 
 
-def both_at_once_ms(gpus):
-    """`both_at_once`: the all-to-all and all the local work side by side, until both ended, ms.
-    The page says they took longer than the DRAM count allows even with NCCL's own buffers
-    (checked: above both_dram_staged_ms)."""
-    if _ms("both_at_once", gpus) <= _both_dram_ms(gpus, staged=True):
-        _stop(f"on {gpus} GPUs the two at once took no longer than their DRAM count")
-    return num(_ms("both_at_once", gpus), 1)
-
-
 def both_dram_ms(gpus):
     return num(_both_dram_ms(gpus, False), 1)
 
@@ -526,12 +512,6 @@ def chunk_local_beside_ms(gpus):
     if _ms("exchanges", gpus) <= _ms("nccl_alltoall", gpus):
         _stop(f"on {gpus} GPUs pipelined's exchanges alone were not slower than ncclAlltoAll")
     return num(chunk, 1)
-
-
-def half_pct(kernel, gpus):
-    """The packs or the places alone (`packs`, `places`) as % of their model's speed: one pass over
-    the shard (read and written) at cudaMemcpy's speed, half of the local work's model."""
-    return num(100 * _local_model_ms(gpus) / 2 / _ms(kernel, gpus), 0) + "%"
 
 
 # ---- what the all-to-all competes for (09_multi_gpu_neighbours) ----------------------------

@@ -134,7 +134,9 @@ def main():
     # and 4 GPUs.
     parts = {"exchanges": 9.5, "pipelined_timed_exchanges": 12.5, "nccl_alltoall": 10.0,
              "local_work": 6.0, "packs": 3.0, "places": 3.0, "both_at_once_alltoall": 15.0,
-             "both_at_once_local": 8.0, "one_chunk": 16.0, "pipelined": 14.0, "pipelined_timed": 13.5}
+             "both_at_once_local": 8.0, "one_chunk": 16.0, "pipelined": 14.0, "pipelined_timed": 13.5,
+             "local_work_one_chunk": 6.0, "exchanges_one_chunk": 9.2, "pytorch_pack": 3.5,
+             "pytorch_alltoall": 9.4, "pytorch_unpack": 9.0, "pytorch": 21.5}
     for k in range(4):  # pipelined_timed's timeline: each exchange's start and end
         parts[f"pipelined_timed_exchange{k}_start"] = 0.75 + 3.1 * k
         parts[f"pipelined_timed_exchange{k}_end"] = 0.75 + 3.1 * (k + 1)
