@@ -587,11 +587,6 @@ def where_ratio(kind, gpus):
     return num(beside / alone, 2)
 
 
-def timed_ms(kernel, gpus):
-    """ms of `kernel` in the float job."""
-    return num(_timed(kernel, gpus), 1)
-
-
 def check_in_place_ms(gpus):
     """`pipelined` (with the ranks' check) minus `pipelined_timed` (the same schedule without it,
     plus events), same job. The chapter says the check costs more in place than alone (checked:
@@ -602,12 +597,6 @@ def check_in_place_ms(gpus):
     if gap <= _timed("check", gpus) or rows["pipelined"]["ms_min"] <= rows["pipelined_timed"]["ms_max"]:
         _stop(f"on {gpus} GPUs pipelined is not clearly slower than pipelined_timed")
     return num(gap, 1)
-
-
-def timed_stream_gbps(gpus):
-    """GB/s (read plus written) of the DRAM stand-in beside the all-to-all in the float job, to
-    the nearest 10."""
-    return str(int(round(_stream_gbps(gpus, _timed("beside_stream_neighbour", gpus)), -1)))
 
 
 def _beside_ratios(kind, gpus):
