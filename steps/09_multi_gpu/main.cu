@@ -1,11 +1,12 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
 // baseline). First the parts of the pipelined version alone: its chunks' exchanges (and the
-// one exchange of the 1-chunk version), the ranks'
+// exchanges of the other chunk counts, 1 included), the ranks'
 // check, its local work (every pack and place, no exchange; and its packs and places apart);
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
 // holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh);
-// and the pipelined schedule with its exchanges timed inside it. Then the transposes: one
+// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one: its check
+// left out, its exchange timed inside it). Then the transposes: one
 // exchange after transposing while packing (1 chunk), and pipelined (4 chunks; --chunks for
 // others). One thread per GPU, or one process per GPU with --processes N. The comparison and
 // CSV come from rank 0; times are the slowest rank's.
@@ -44,24 +45,28 @@ struct Settings {
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
               kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10,
-              kLocalWorkOneChunk = -11, kExchangesOneChunk = -12;
+              kLocalWorkOneChunk = -11;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
   std::string name;
-  int chunks;  // the transpose's chunks, or one of the constants above
+  int chunks;                   // the transpose's chunks, or one of the constants above
+  int count = step09::kChunks;  // the chunks of kExchanges and kPipelinedTimed
   bool transposes() const { return chunks > 0 || chunks == kExercise || chunks == kPipelinedTimed; }
   bool beside() const { return chunks == kBothAtOnce || chunks == kBesideSpin || chunks == kBesideStream; }
 };
 
 std::vector<Version> versions(const Settings& s) {
   std::vector<Version> v = {{"nccl_alltoall", kAlltoall}, {"exchanges", kExchanges},
-                            {"exchanges_one_chunk", kExchangesOneChunk}, {"check", kCheck},
+                            {"exchanges_one_chunk", kExchanges, 1}, {"check", kCheck},
                             {"local_work", kLocalWork}, {"local_work_one_chunk", kLocalWorkOneChunk},
                             {"packs", kPacks}, {"places", kPlaces},
                             {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
                             {"beside_stream", kBesideStream}, {"pipelined_timed", kPipelinedTimed},
-                            {"one_chunk", 1}};
+                            {"one_chunk_timed", kPipelinedTimed, 1}, {"one_chunk", 1}};
+  for (int c : s.chunks) {  // the exchanges alone at the other chunk counts asked for
+    if (c != step09::kChunks && c != 1) v.push_back({"exchanges_" + std::to_string(c), kExchanges, c});
+  }
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
   return v;
@@ -220,14 +225,14 @@ class ExchangeClocks {
   bool pending_ = false;
 };
 
-/// `pipelined` with its exchanges timed: the schedule of step09::transpose (whose loop this
-/// repeats, without the ranks' check), with an event before and after each exchange. An
-/// exchange's start event fires when its stream reaches it: when its pack and the exchange
-/// before it are done.
+/// `pipelined` (or, with chunks = 1, `one_chunk`) with its exchanges timed: the schedule of
+/// step09::transpose (whose loop this repeats, without the ranks' check), with an event before
+/// and after each exchange. An exchange's start event fires when its stream reaches it: when
+/// its pack and the exchange before it are done.
 template <typename T>
 void pipelined_timed(T* out, const T* in, const Layout& l0, ncclComm_t comm, cudaStream_t stream,
-                     ExchangeClocks* clocks) {
-  const Layout l{l0.rows, l0.cols, l0.ranks, l0.rank, step09::kChunks};
+                     ExchangeClocks* clocks, int chunks) {
+  const Layout l{l0.rows, l0.cols, l0.ranks, l0.rank, chunks};
   step09::Staging<T> staging(l, stream);
   step09::SideStream side;
   if (clocks != nullptr) clocks->begin(stream);
@@ -265,14 +270,13 @@ template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
          PartClocks* clocks = nullptr, double cover_ms = 0, ExchangeClocks* exchange_clocks = nullptr) {
   if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
-  if (v.chunks == kPipelinedTimed) return pipelined_timed(out, in, l, comm, stream, exchange_clocks);
+  if (v.chunks == kPipelinedTimed) return pipelined_timed(out, in, l, comm, stream, exchange_clocks, v.count);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
   if (v.chunks == kLocalWorkOneChunk) return local_work(out, in, l, stream, true, true, 1);
   if (v.chunks == kPacks) return local_work(out, in, l, stream, true, false);
   if (v.chunks == kPlaces) return local_work(out, in, l, stream, false, true);
-  if (v.chunks == kExchanges) return exchanges<T>(l, comm, stream);
-  if (v.chunks == kExchangesOneChunk) return exchanges<T>(l, comm, stream, 1);
+  if (v.chunks == kExchanges) return exchanges<T>(l, comm, stream, v.count);
   if (v.chunks == kCheck) {  // the ranks' check that every transpose begins with, alone
     step09::agree(out, in, l.rows, l.cols, step09::kChunks, comm, stream);
     return;
@@ -335,7 +339,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
       std::fprintf(stderr, "rank %d, %s: %s\n", rank, v.name.c_str(), check.describe().c_str());
     }
     PartClocks clocks;
-    ExchangeClocks exchange_clocks(step09::kChunks);
+    ExchangeClocks exchange_clocks(v.count);
     const Stats mine = time_work(
         [&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, &clocks, alltoall_ms, &exchange_clocks); },
         stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
@@ -365,7 +369,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
     }
     if (v.chunks == kPipelinedTimed) {
       report(v.name + "_exchanges", exchange_clocks.stats(mine.reps));
-      for (int k = 0; k < step09::kChunks; ++k) {  // the timeline: each exchange's start and end
+      for (int k = 0; k < v.count; ++k) {  // the timeline: each exchange's start and end
         report(v.name + "_exchange" + std::to_string(k) + "_start", exchange_clocks.at(k, false, mine.reps));
         report(v.name + "_exchange" + std::to_string(k) + "_end", exchange_clocks.at(k, true, mine.reps));
       }
