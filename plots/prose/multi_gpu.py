@@ -218,15 +218,37 @@ def _exchange_known(gpus):
     return (_ms("local_work_one_chunk", gpus) - _local_model_ms(gpus)) * (1 - 1 / (2 * int(gpus)))
 
 
-def one_chunk_unexplained_ms(gpus):
-    """One chunk's excess over its model less what the page accounts for: the local work's own
-    excess (exchange_known_ms) and the ranks' check in place (check_in_place_ms, measured on the
-    pipelined version). The page says a part is left unexplained (checked: above 0.5 ms)."""
-    rest = (_ms("one_chunk", gpus) - _exchange_model(gpus) - _exchange_known(gpus)
-            - (_ms("pipelined", gpus) - _ms("pipelined_timed", gpus)))
-    if rest <= 0.5:
-        _stop(f"on {gpus} GPUs one chunk's unexplained rest is {rest:.2f} ms")
-    return num(rest, 1)
+def _one_chunk_stretch(gpus):
+    """One chunk's exchange inside the call (`one_chunk_timed`, beside my own block's place)
+    minus alone (`exchanges_one_chunk`), ms."""
+    return _ms("one_chunk_timed_exchanges", gpus) - _ms("exchanges_one_chunk", gpus)
+
+
+def one_chunk_timed_ms(gpus):
+    """`one_chunk_timed`: the one-chunk schedule without the ranks' check. The page says the
+    check costs nothing measurable in one chunk (checked: within 0.2 ms of `one_chunk`)."""
+    if abs(_ms("one_chunk", gpus) - _ms("one_chunk_timed", gpus)) > 0.2:
+        _stop(f"on {gpus} GPUs the check costs one chunk more than 0.2 ms")
+    return num(_ms("one_chunk_timed", gpus), 2)
+
+
+def one_chunk_inside(gpus):
+    """The one-chunk exchange inside the call: 'X ms, Y ms more than alone'. The page says it is
+    slower there (checked: by more than 0.5 ms)."""
+    if _one_chunk_stretch(gpus) <= 0.5:
+        _stop(f"on {gpus} GPUs the one-chunk exchange is not clearly slower inside the call")
+    return f"{num(_ms('one_chunk_timed_exchanges', gpus), 2)} ms, {num(_one_chunk_stretch(gpus), 2)} ms more than alone"
+
+
+def one_chunk_rest_ms(gpus):
+    """What the timed pieces leave of one chunk's gap to its model: the gap minus the local
+    work's excess, the exchange's stretch and the check (one_chunk - one_chunk_timed). The page
+    says they account for it (checked: the rest within 0.3 ms)."""
+    rest = (_ms("one_chunk", gpus) - _exchange_model(gpus) - _exchange_known(gpus) - _one_chunk_stretch(gpus)
+            - (_ms("one_chunk", gpus) - _ms("one_chunk_timed", gpus)))
+    if abs(rest) > 0.3:
+        _stop(f"on {gpus} GPUs the timed pieces leave {rest:.2f} ms of one chunk's gap")
+    return num(abs(rest), 2)
 
 
 def exchange_known_ms(gpus):
@@ -268,16 +290,67 @@ def chunk_model_ms(gpus, chunks):
     return num(_ms("nccl_alltoall", gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g)), 1)
 
 
+CHUNK_VERSIONS = {1: ("one_chunk", "exchanges_one_chunk"), 2: ("pipelined_2", "exchanges_2"),
+                  4: ("pipelined", "exchanges"), 8: ("pipelined_8", "exchanges_8")}
+
+
+def _chunk_exchanges_model(gpus, chunks):
+    """The pipelined model with the S exchanges alone (E) in place of the all-to-all: E + f L."""
+    g, c = int(gpus), int(chunks)
+    return _ms(CHUNK_VERSIONS[c][1], gpus) + _local_model_ms(gpus) * (1 / (2 * c) + (g - 1) / (2 * c * g))
+
+
+def chunk_row(gpus, chunks):
+    """Cells of section 3's chunks table after the model: 'E | E + f L | measured (low to high)'.
+    The page says E grows as the exchange is cut finer and that E + f L is lowest at 4 chunks
+    (checked over 1, 2, 4 and 8)."""
+    e = [_ms(CHUNK_VERSIONS[c][1], gpus) for c in (2, 4, 8)]
+    if not e[0] < e[1] < e[2] or _ms(CHUNK_VERSIONS[1][1], gpus) > e[0]:
+        _stop(f"on {gpus} GPUs the exchanges alone do not grow with the chunks")
+    if min(CHUNK_VERSIONS, key=lambda c: _chunk_exchanges_model(gpus, c)) != 4:
+        _stop(f"on {gpus} GPUs the model with the exchanges alone is not lowest at 4 chunks")
+    version, exchanges = CHUNK_VERSIONS[int(chunks)]
+    r = _row(version, gpus)
+    return (f"{num(_ms(exchanges, gpus), 2)} | {num(_chunk_exchanges_model(gpus, chunks), 1)} | "
+            f"{num(r['ms_median'], 1)} ({num(r['ms_min'], 1)} to {num(r['ms_max'], 1)})")
+
+
+def exchanges_span(gpus):
+    """E, the exchanges alone, at 2 and at 8 chunks: 'A to B'."""
+    return f"{num(_ms('exchanges_2', gpus), 2)} to {num(_ms('exchanges_8', gpus), 2)}"
+
+
+def chunk_best(gpus):
+    """The chunk count (1, 2, 4 or 8) at which the model with the exchanges alone, E + f L, is lowest."""
+    return str(min(CHUNK_VERSIONS, key=lambda c: _chunk_exchanges_model(gpus, c)))
+
+
+def chunk_gaps(gpus):
+    """Measured minus E + f L over the four chunk counts, lowest to highest: 'A to B'."""
+    gaps = [_ms(CHUNK_VERSIONS[c][0], gpus) - _chunk_exchanges_model(gpus, c) for c in CHUNK_VERSIONS]
+    return f"{num(min(gaps), 1)} to {num(max(gaps), 1)}"
+
+
+def check_spread(gpus):
+    """`pipelined` and `pipelined_timed` (no check): 'X ms (A to B) against Y (C to D)'. The page
+    says the check made the call slower and less steady (checked: median and range wider)."""
+    p, t = _row("pipelined", gpus), _row("pipelined_timed", gpus)
+    if not (p["ms_median"] > t["ms_median"] and p["ms_max"] - p["ms_min"] > t["ms_max"] - t["ms_min"]):
+        _stop(f"on {gpus} GPUs the check did not make the call slower and less steady")
+    return (f"{num(p['ms_median'], 1)} ms ({num(p['ms_min'], 1)} to {num(p['ms_max'], 1)}) against "
+            f"{num(t['ms_median'], 1)} ({num(t['ms_min'], 1)} to {num(t['ms_max'], 1)})")
+
+
 def alltoall_slowdown(gpus):
     """The all-to-all's time beside the local work over its time alone. The chapter says each part
-    slowed the other, the all-to-all ends last, and `pipelined` takes about as long as the
-    all-to-all beside the local work (checked: within 3%)."""
+    slowed the other, the all-to-all ends last, and `pipelined` takes nearly as long as the
+    all-to-all beside the local work (checked: within 10%)."""
     if _ms("both_at_once_alltoall", gpus) <= _ms("nccl_alltoall", gpus) or _ms("both_at_once_local", gpus) <= _ms("local_work", gpus):
         _stop(f"on {gpus} GPUs a part ran as fast beside the other as alone")
     if _ms("both_at_once_alltoall", gpus) <= _ms("both_at_once_local", gpus):
         _stop(f"on {gpus} GPUs the local work ended after the all-to-all")
-    if abs(_ms("pipelined", gpus) / _ms("both_at_once_alltoall", gpus) - 1) > 0.03:
-        _stop(f"on {gpus} GPUs pipelined is not within 3% of the all-to-all beside the local work")
+    if abs(_ms("pipelined", gpus) / _ms("both_at_once_alltoall", gpus) - 1) > 0.1:
+        _stop(f"on {gpus} GPUs pipelined is not within 10% of the all-to-all beside the local work")
     return num(_ms("both_at_once_alltoall", gpus) / _ms("nccl_alltoall", gpus), 2)
 
 
@@ -346,12 +419,10 @@ def ratio_alltoall(gpus):
 
 def overlap_saved_ms(gpus):
     """What pipelining saved against one chunk. The chapter says: less than half of the local
-    work, and on 4 GPUs 8 chunks slower than 4 (checked)."""
+    work (checked)."""
     saved = _ms("one_chunk", gpus) - _ms("pipelined", gpus)
     if not 0 < saved < _ms("local_work", gpus) / 2:
         _stop(f"pipelining saved {saved:.2f} ms of {_ms('local_work', gpus):.2f} ms of local work")
-    if _ms("pipelined_8", 4) <= _ms("pipelined", 4):
-        _stop("on 4 GPUs 8 chunks are not slower than 4")
     return num(saved, 1)
 
 
@@ -613,11 +684,12 @@ def _beside_ratios(kind, gpus):
 
 def timed_beside(kind, gpus):
     """The all-to-all beside the stand-in `kind` (spin or stream) over alone, in the float job.
-    The page says the copy slowed it more than the spinning blocks in all three jobs that ran
-    them (checked with `stream`: its lowest ratio above the spinning blocks' highest)."""
-    if kind == "stream" and min(_beside_ratios("stream", gpus)) <= max(_beside_ratios("spin", gpus)):
-        _stop(f"on {gpus} GPUs the DRAM stand-in did not slow the all-to-all more in every job")
-    return num(_beside_ratios(kind, gpus)[0], 2)
+    The page says the copy slowed it more than the spinning blocks in this job (checked with
+    `stream`)."""
+    ratios = {k: _beside_ratios(k, gpus)[0] for k in ("spin", "stream")}
+    if kind == "stream" and ratios["stream"] <= ratios["spin"]:
+        _stop(f"on {gpus} GPUs the DRAM stand-in did not slow the all-to-all more than the spinning blocks")
+    return num(ratios[kind], 2)
 
 
 def _budget(gpus):
@@ -640,16 +712,6 @@ def budget(item, gpus):
     if abs(b["sum"] - b["timed"]) > 0.1:
         _stop(f"on {gpus} GPUs the budget ({b['sum']:.2f} ms) misses pipelined_timed ({b['timed']:.2f} ms)")
     return num(b[item], 2)
-
-
-def chunk_orders():
-    """The chunk counts' order in both jobs that ran them: 8 before 4 on 2 GPUs, 4 before 8 on 4
-    GPUs (checked in the float job and the types job): 'in both jobs that ran them'."""
-    for job in (FLOAT_JOB, TYPES_JOB):
-        if not (_ms("pipelined_8", 2, "float", job) < _ms("pipelined", 2, "float", job)
-                and _ms("pipelined", 4, "float", job) < _ms("pipelined_8", 4, "float", job)):
-            _stop(f"the chunk counts' order differs in {job}")
-    return "in both jobs that ran them"
 
 
 def _inside(gpus):
@@ -696,11 +758,12 @@ def budget_gap(gpus):
 
 def chunks_two_four(gpus):
     """`pipelined_2` and `pipelined` (4 chunks) in the float job, ms to 2 decimals: 'A and B ms'.
-    The chapter says they differ by far less than the model's saving (checked: under half of it)."""
+    The chapter says 4 chunks saved far less than the model's saving, or nothing (checked: under
+    half of it)."""
     two, four = _ms("pipelined_2", gpus), _ms("pipelined", gpus)
     g = int(gpus)
     saving = _local_model_ms(gpus) * ((2 * g - 1) / (4 * g) - (2 * g - 1) / (8 * g))
-    if abs(two - four) >= saving / 2:
+    if two - four >= saving / 2:
         _stop(f"on {gpus} GPUs 2 and 4 chunks differ by {two - four:.2f} ms, not far less than the model's {saving:.2f}")
     return f"{num(two, 2)} and {num(four, 2)} ms"
 
