@@ -224,31 +224,34 @@ def _one_chunk_stretch(gpus):
     return _ms("one_chunk_timed_exchanges", gpus) - _ms("exchanges_one_chunk", gpus)
 
 
-def one_chunk_timed_ms(gpus):
-    """`one_chunk_timed`: the one-chunk schedule without the ranks' check. The page says the
-    check costs nothing measurable in one chunk (checked: within 0.2 ms of `one_chunk`)."""
-    if abs(_ms("one_chunk", gpus) - _ms("one_chunk_timed", gpus)) > 0.2:
-        _stop(f"on {gpus} GPUs the check costs one chunk more than 0.2 ms")
-    return num(_ms("one_chunk_timed", gpus), 2)
+def _one_chunk_budget(gpus):
+    """Page 1's budget of one chunk's gap, ms: the model, the local work's excess, the exchange's
+    stretch inside the call (one_chunk_timed), the check (one_chunk minus one_chunk_timed), their
+    sum, and one_chunk measured."""
+    parts = {"model": _exchange_model(gpus), "local": _exchange_known(gpus), "stretch": _one_chunk_stretch(gpus),
+             "check": _ms("one_chunk", gpus) - _ms("one_chunk_timed", gpus)}
+    return dict(parts, sum=sum(parts.values()), measured=_ms("one_chunk", gpus))
 
 
-def one_chunk_inside(gpus):
-    """The one-chunk exchange inside the call: 'X ms, Y ms more than alone'. The page says it is
-    slower there (checked: by more than 0.5 ms)."""
-    if _one_chunk_stretch(gpus) <= 0.5:
-        _stop(f"on {gpus} GPUs the one-chunk exchange is not clearly slower inside the call")
-    return f"{num(_ms('one_chunk_timed_exchanges', gpus), 2)} ms, {num(_one_chunk_stretch(gpus), 2)} ms more than alone"
+def one_chunk_budget(item, gpus):
+    """One cell of page 1's budget, ms to 2 decimals. The page says the pieces add up to the
+    measured time and that the check costs nothing measurable (checked: the sum within 0.3 ms,
+    the check within 0.2 ms, the stretch above 0.5 ms)."""
+    b = _one_chunk_budget(gpus)
+    if abs(b["sum"] - b["measured"]) > 0.3 or abs(b["check"]) > 0.2 or b["stretch"] <= 0.5:
+        _stop(f"on {gpus} GPUs one chunk's budget no longer reads as the page says: {b}")
+    return num(b[item], 2)
 
 
-def one_chunk_rest_ms(gpus):
-    """What the timed pieces leave of one chunk's gap to its model: the gap minus the local
-    work's excess, the exchange's stretch and the check (one_chunk - one_chunk_timed). The page
-    says they account for it (checked: the rest within 0.3 ms)."""
-    rest = (_ms("one_chunk", gpus) - _exchange_model(gpus) - _exchange_known(gpus) - _one_chunk_stretch(gpus)
-            - (_ms("one_chunk", gpus) - _ms("one_chunk_timed", gpus)))
-    if abs(rest) > 0.3:
-        _stop(f"on {gpus} GPUs the timed pieces leave {rest:.2f} ms of one chunk's gap")
-    return num(abs(rest), 2)
+def one_chunk_inside_min_ms(gpus):
+    """The one-chunk exchange's fastest time inside the call (ms_min of one_chunk_timed_exchanges:
+    the largest of the ranks' fastest repetitions)."""
+    return num(_row("one_chunk_timed_exchanges", gpus)["ms_min"], 2)
+
+
+def own_place_ms(gpus):
+    """My own block's place at copy speed: one pass over 1 / G of the shard, ms."""
+    return num(_local_model_ms(gpus) / 2 / int(gpus), 1)
 
 
 def exchange_known_ms(gpus):
@@ -658,6 +661,23 @@ def where_ratio(kind, gpus):
     return num(beside / alone, 2)
 
 
+def stand_in_row(kind, gpus):
+    """A row of section 4's stand-in table: 'ratio | ratio range | GB/s of the second part' for
+    `spin`, `stream` or `local` (the local work, both_at_once), in the float job. The ratio is
+    the all-to-all beside it over alone (its range: the all-to-all's range over alone's median);
+    GB/s is the second part's DRAM bytes (read plus written) over its own time beside the
+    all-to-all ('-' for the spinning blocks, which touch no memory). The page says the local work
+    moved more DRAM bytes per second than the copy without slowing the all-to-all more (checked)."""
+    alltoall = {"spin": "beside_spin_alltoall", "stream": "beside_stream_alltoall", "local": "both_at_once_alltoall"}[kind]
+    alone, r = _timed("nccl_alltoall", gpus), _row(alltoall, gpus)
+    stream_rate = _stream_gbps(gpus, _timed("beside_stream_neighbour", gpus))
+    local_rate = 2 * 2 * _shard_bytes(gpus) / _timed("both_at_once_local", gpus) / 1e6
+    if not (local_rate > stream_rate and _timed("both_at_once_alltoall", gpus) <= _timed("beside_stream_alltoall", gpus)):
+        _stop(f"on {gpus} GPUs the local work did not move more DRAM bytes than the copy without slowing the all-to-all more")
+    rate = {"spin": "-", "stream": str(int(round(stream_rate, -1))), "local": str(int(round(local_rate, -1)))}[kind]
+    return (f"{num(r['ms_median'] / alone, 2)} | {num(r['ms_min'] / alone, 2)} to {num(r['ms_max'] / alone, 2)} | {rate}")
+
+
 def check_in_place_ms(gpus):
     """`pipelined` (with the ranks' check) minus `pipelined_timed` (the same schedule without it,
     plus events), same job. The chapter says the check costs more in place than alone (checked:
@@ -668,28 +688,6 @@ def check_in_place_ms(gpus):
     if gap <= _timed("check", gpus) or rows["pipelined"]["ms_min"] <= rows["pipelined_timed"]["ms_max"]:
         _stop(f"on {gpus} GPUs pipelined is not clearly slower than pipelined_timed")
     return num(gap, 1)
-
-
-def _beside_ratios(kind, gpus):
-    """The all-to-all beside the stand-in `kind` (spin or stream) over alone, in each of the
-    three jobs that ran it (the float job, the timed job, the neighbours job)."""
-    ratios = []
-    for job in (FLOAT_JOB, "09_multi_gpu_timed", "09_multi_gpu_neighbours"):
-        t = table(job)
-        ms = {k: one([r for r in t.where(kernel=k, gpus=int(gpus), dtype="float") if r["rows"] == SIZE], k)["ms_median"]
-              for k in ("nccl_alltoall", f"beside_{kind}_alltoall")}
-        ratios.append(ms[f"beside_{kind}_alltoall"] / ms["nccl_alltoall"])
-    return ratios
-
-
-def timed_beside(kind, gpus):
-    """The all-to-all beside the stand-in `kind` (spin or stream) over alone, in the float job.
-    The page says the copy slowed it more than the spinning blocks in this job (checked with
-    `stream`)."""
-    ratios = {k: _beside_ratios(k, gpus)[0] for k in ("spin", "stream")}
-    if kind == "stream" and ratios["stream"] <= ratios["spin"]:
-        _stop(f"on {gpus} GPUs the DRAM stand-in did not slow the all-to-all more than the spinning blocks")
-    return num(ratios[kind], 2)
 
 
 def _budget(gpus):
