@@ -210,7 +210,7 @@ def versions(results):
         ax.text(left + 0.2, y, f"{left:.1f} ms", va="center", fontsize=8)
     ax.set_yticks(range(len(VERSIONS)), [label for label, _ in VERSIONS])
     ax.invert_yaxis()
-    ax.set_xlabel("ms (median of the slowest rank)")
+    ax.set_xlabel("ms (medians over the repetitions: page 1's How we time)")
     ax.set_xlim(0, max(sum(ms[k] for k, _ in segments) for _, segments in VERSIONS) * 1.12)
     ax.set_title(f"Step 09 on {gpus} GPUs, float {SIZE_LABEL}: the parts timed alone, and each version whole",
                  loc="left", fontsize=10)
