@@ -254,16 +254,6 @@ def own_place_ms(gpus):
     return num(_local_model_ms(gpus) / 2 / int(gpus), 1)
 
 
-def exchange_known_ms(gpus):
-    """The part of one chunk's excess that its local work's own excess explains: 1 - 1 / (2G) of
-    (local_work_one_chunk measured - its model), ms. The chapter says it is part of the excess
-    (checked: above 0 and below the excess)."""
-    known = _exchange_known(gpus)
-    if not 0 < known < _ms("one_chunk", gpus) - _exchange_model(gpus):
-        _stop(f"the local work's excess ({known:.2f} ms) is not part of one chunk's excess")
-    return num(known, 2)
-
-
 UNHIDDEN = 4  # the chunks of `pipelined`
 
 
@@ -388,6 +378,15 @@ def exchanges_vs_alltoall(gpus):
     if ours >= theirs:
         _stop(f"on {gpus} GPUs the pipeline's exchanges are not faster than ncclAlltoAll")
     return f"{num(ours, 1)} ms against {num(theirs, 1)}"
+
+
+def pipelined_types_job_ms(gpus):
+    """`pipelined` in `float` in the types job (another commit), ms. The page says it differs
+    from the float job's by more than the chunking row of the budget (checked)."""
+    other = _ms("pipelined", gpus, "float", TYPES_JOB)
+    if abs(other - _ms("pipelined", gpus)) <= _ms("exchanges", gpus) - _ms("nccl_alltoall", gpus):
+        _stop("the two jobs' pipelined times differ by less than the chunking row")
+    return num(other, 1)
 
 
 def types_job():
@@ -661,23 +660,6 @@ def where_ratio(kind, gpus):
     """The ratio alone on another number of GPUs."""
     alone, beside = _where(kind, gpus)
     return num(beside / alone, 2)
-
-
-def stand_in_row(kind, gpus):
-    """A row of section 4's stand-in table: 'ratio | range' for `spin`, `stream` or `local` (the
-    local work, both_at_once), in the float job: the all-to-all beside it over alone (the range:
-    the all-to-all's range over alone's median). The page says the spinning blocks slowed it
-    least, and that both stand-ins outlasted it while the local work ended first (checked)."""
-    alltoall = {"spin": "beside_spin_alltoall", "stream": "beside_stream_alltoall", "local": "both_at_once_alltoall"}
-    alone = _timed("nccl_alltoall", gpus)
-    if _timed(alltoall["spin"], gpus) >= min(_timed(alltoall["stream"], gpus), _timed(alltoall["local"], gpus)):
-        _stop(f"on {gpus} GPUs the spinning blocks did not slow the all-to-all least")
-    if not (_timed("beside_spin_neighbour", gpus) > _timed("beside_spin_alltoall", gpus)
-            and _timed("beside_stream_neighbour", gpus) > _timed("beside_stream_alltoall", gpus)
-            and _timed("both_at_once_local", gpus) < _timed("both_at_once_alltoall", gpus)):
-        _stop(f"on {gpus} GPUs the stand-ins did not outlast the all-to-all, or the local work did")
-    r = _row(alltoall[kind], gpus)
-    return f"{num(r['ms_median'] / alone, 2)} | {num(r['ms_min'] / alone, 2)} to {num(r['ms_max'] / alone, 2)}"
 
 
 def check_in_place_ms(gpus):
