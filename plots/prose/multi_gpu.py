@@ -244,19 +244,23 @@ def one_chunk_budget(item, gpus):
 
 
 def one_chunk_inside_min(gpus):
-    """The one-chunk exchange's fastest time inside the call (ms_min of one_chunk_timed_exchanges:
-    the largest of the ranks' fastest repetitions): 'X ms, Y ms more than alone'. The page says
-    that is well below the median's stretch (checked: under half of it)."""
+    """The one-chunk exchange inside the call and alone, each by the largest of the ranks' fastest
+    repetitions (ms_min): 'X ms, Y ms more than the same statistic alone'. The page says that is
+    well below the medians' stretch (checked: under half of it)."""
     low = _row("one_chunk_timed_exchanges", gpus)["ms_min"]
-    more = low - _ms("exchanges_one_chunk", gpus)
+    more = low - _row("exchanges_one_chunk", gpus)["ms_min"]
     if more >= _one_chunk_stretch(gpus) / 2:
-        _stop(f"on {gpus} GPUs the fastest repetition stretched as much as the median")
-    return f"{num(low, 2)} ms, {num(more, 2)} ms more than alone"
+        _stop(f"on {gpus} GPUs the fastest repetitions stretched as much as the medians")
+    return f"{num(low, 2)} ms, {num(more, 2)} ms more than the same statistic alone"
 
 
-def model_gap_ms(gpus):
-    """`pipelined` minus its model A + f L, ms."""
-    return num(_ms("pipelined", gpus) - _ms("nccl_alltoall", gpus) - _unhidden(gpus), 1)
+def chunk_ranges_overlap(gpus):
+    """`pipelined_2`'s median and `pipelined`'s range: 'X ms, inside A to B'. The page says the
+    2-chunk median lies inside the 4-chunk range (checked)."""
+    two, four = _row("pipelined_2", gpus), _row("pipelined", gpus)
+    if not four["ms_min"] <= two["ms_median"] <= four["ms_max"]:
+        _stop(f"on {gpus} GPUs 2 chunks' median is outside 4 chunks' range")
+    return f"{num(two['ms_median'], 1)} ms, inside {num(four['ms_min'], 1)} to {num(four['ms_max'], 1)}"
 
 
 UNHIDDEN = 4  # the chunks of `pipelined`
@@ -542,12 +546,25 @@ def rest_ms(gpus):
     return num(_rest(gpus), 1)
 
 
-def _both_dram_ms(gpus, staged):
+def _both_dram_ms(gpus, staged, own=True):
     """The DRAM time at cudaMemcpy's speed of the two parts at once: the local work's 4 shards and
-    ncclAlltoAll's read and write of the whole shard; if NCCL stages what it receives, a write and
-    a read more of the (G - 1) / G that travels."""
+    ncclAlltoAll's read and write of the whole shard (with own=False, the pipeline's exchanges:
+    the (G - 1) / G that travels); if NCCL stages what it receives, a write and a read more of
+    the (G - 1) / G that travels."""
     g = int(gpus)
-    return (6 + 2 * (g - 1) / g * staged) * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
+    exchange = 2 if own else 2 * (g - 1) / g
+    return (4 + exchange + 2 * (g - 1) / g * staged) * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
+
+
+def exchanges_sum_ms(gpus):
+    """The four exchanges alone (`exchanges`), ms."""
+    return num(_ms("exchanges", gpus), 1)
+
+
+def pipeline_dram_span(gpus):
+    """The DRAM time of the pipeline's exchanges and all its local work at copy speed, direct to
+    staged: 'A to B'."""
+    return f"{num(_both_dram_ms(gpus, False, own=False), 1)} to {num(_both_dram_ms(gpus, True, own=False), 1)}"
 
 
 def both_dram_ms(gpus):
