@@ -20,7 +20,7 @@ VERSIONS = [("PyTorch's way, each line alone",
              [("pytorch_pack", "pack"), ("pytorch_alltoall", "exchange"), ("pytorch_unpack", "unpack")]),
             ("PyTorch's way, whole", [("pytorch", "")]),
             ("one chunk, each part alone",
-             [("local_work_one_chunk", "pack and place"), ("exchanges_one_chunk", "exchange")]),
+             [("local_work_one_chunk", "local work"), ("exchanges_one_chunk", "exchange")]),
             ("one chunk, whole", [("one_chunk", "")]),
             ("pipelined (next page), whole", [("pipelined", "")])]
 RANK_COLOURS = style.STEP_COLOURS[:3]  # rank 0, 1, 2
@@ -196,7 +196,7 @@ def versions(results):
     table = require("09_multi_gpu_float", results)
     gpus = max(r["gpus"] for r in table.rows)
     ms = {r["kernel"]: r["ms_median"] for r in table.where(dtype="float", gpus=gpus) if r["rows"] == r["cols"]}
-    colours = {"pack": RANK_COLOURS[1], "pack and place": RANK_COLOURS[1], "exchange": RANK_COLOURS[0],
+    colours = {"pack": RANK_COLOURS[1], "local work": RANK_COLOURS[1], "exchange": RANK_COLOURS[0],
                "unpack": RANK_COLOURS[2], "": style.REF_COLOUR}
     fig, ax = plt.subplots(figsize=(9, 2.9))
     for y, (label, segments) in enumerate(VERSIONS):
