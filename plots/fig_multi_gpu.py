@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Patch, Rectangle
 
 import style
-from multi_gpu_blocks import Layout, alone_schedule
+from multi_gpu_blocks import Layout, alone_schedule, caller_schedule
 from results import require
 
 NAME_BLOCKS = "multi_gpu_blocks"
@@ -157,34 +157,40 @@ def parts(results):
 
 
 def timeline(results):
-    """One call of `pipelined_timed` on 2 and 4 GPUs: each exchange's start and end from the
-    transpose's start (the slowest rank's medians), under the same schedule drawn with every part
-    at its speed alone (the first pack, then the chunks' exchanges back to back, then the last
-    chunk's received pieces placed)."""
+    """A typical call of `pipelined_timed` on 2 and 4 GPUs (each event's median, the slowest
+    rank's): each exchange's start and end from the transpose's start, under the same schedule
+    drawn with every part at its speed alone: the caller's packs and places of received pieces
+    (multi_gpu_blocks.caller_schedule), and the chunks' exchanges back to back."""
     table = require("09_multi_gpu_float", results)
     counts = sorted({r["gpus"] for r in table.rows})
-    fig, axes = plt.subplots(len(counts), 1, figsize=(10, 1.9 * len(counts) + 0.6), squeeze=False,
+    fig, axes = plt.subplots(len(counts), 1, figsize=(10, 2.3 * len(counts) + 0.6), squeeze=False,
                              gridspec_kw={"hspace": 0.65})
     for ax, g in zip(axes[:, 0], counts):
         ms = {r["kernel"]: r["ms_median"] for r in table.where(dtype="float", gpus=g) if r["rows"] == r["cols"]}
         chunks = sum(1 for k in ms if k.startswith("pipelined_timed_exchange") and k.endswith("_start"))
-        rows = [("parts at their speed alone", *alone_schedule(ms, g, chunks)),
-                ("measured inside the pipeline",
+        callers = caller_schedule(ms, g, chunks)
+        for label, a, b in callers:  # row 0: the caller's stream, from the parts alone
+            colour = RANK_COLOURS[2] if label.startswith("pack") else style.REF_COLOUR
+            ax.barh(0, b - a, left=a, height=0.5, color=colour, edgecolor="white")
+            ax.text((a + b) / 2, 0, label, ha="center", va="center", fontsize=6.5, color="white")
+        rows = [("exchanges, parts alone", *alone_schedule(ms, g, chunks)),
+                ("exchanges, measured inside",
                  [(ms[f"pipelined_timed_exchange{k}_start"], ms[f"pipelined_timed_exchange{k}_end"]) for k in range(chunks)],
                  ms["pipelined_timed"])]
-        for y, (label, spans, end) in enumerate(rows):
+        for y, (label, spans, end) in enumerate(rows, start=1):
             for k, (a, b) in enumerate(spans):
                 ax.barh(y, b - a, left=a, height=0.5, color=RANK_COLOURS[k % 2], edgecolor="white")
                 ax.text((a + b) / 2, y, f"exchange {k}", ha="center", va="center", fontsize=7.5, color="white")
             ax.plot([end, end], [y - 0.35, y + 0.35], color="black", linewidth=2)
             ax.text(end + 0.15, y, f"ends {end:.1f} ms", va="center", fontsize=8)
-        ax.set_yticks(range(len(rows)), [label for label, _, _ in rows])
+        ax.set_yticks(range(3), ["caller's stream, parts alone"] + [label for label, _, _ in rows])
         ax.set_xlim(0, max(r[2] for r in rows) * 1.15)
-        ax.set_title(f"{g} GPUs, float {SIZE_LABEL}: the exchange stream of one call", loc="left", fontsize=9)
+        ax.set_title(f"{g} GPUs, float {SIZE_LABEL}: a typical call (medians); packs and places of received pieces",
+                     loc="left", fontsize=9)
         ax.invert_yaxis()
     axes[-1, 0].set_xlabel("ms from the transpose's start (the slowest rank's median)")
-    fig.suptitle("Step 09: the pipelined transpose's exchanges, as the parts alone would run and as measured",
-                 fontsize=10, y=1.02)
+    fig.suptitle("Step 09: the pipelined transpose's two streams as the parts alone would run, "
+                 "and its exchanges as measured", fontsize=10, y=1.02)
     style.caption(fig, table.caption(), y=-0.12)
     return fig, f"from {table.path.name}"
 

@@ -1,6 +1,7 @@
 """Step 09's arithmetic in Python: the block arithmetic for the chapter's figure of the worked
 example (the same definitions as steps/09_multi_gpu/blocks.hpp, Split and Layout, which the C++
-tests check), and the pipelined schedule drawn from its parts' times alone (alone_schedule).
+tests check), and the pipelined schedule drawn from its parts' times alone (alone_schedule,
+caller_schedule).
 Standard library only.
 """
 from dataclasses import dataclass
@@ -62,3 +63,24 @@ def alone_schedule(ms, gpus, chunks):
     last_place = ms["places"] / chunks * (gpus - 1) / gpus
     spans = [(pack0 + k * exchange, pack0 + (k + 1) * exchange) for k in range(chunks)]
     return spans, spans[-1][1] + last_place
+
+
+def caller_schedule(ms, gpus, chunks):
+    """The caller's stream under alone_schedule's exchanges, in the loop's order (kernel.cuh's
+    transpose): pack k and my own piece's place k, then, once exchange k - 1 has ended, the place
+    of its received pieces; last, the place of the last exchange's. Returns (label, start, end)
+    for each pack and each place of received pieces (my own pieces' places follow each pack)."""
+    spans, _ = alone_schedule(ms, gpus, chunks)
+    pack, own = ms["packs"] / chunks, ms["places"] / chunks / gpus
+    received = ms["places"] / chunks * (gpus - 1) / gpus
+    bars, t = [], 0.0
+    for k in range(chunks):
+        bars.append((f"pack{k}", t, t + pack))
+        t += pack + own
+        if k > 0:  # chunk k - 1 has arrived: place it
+            t = max(t, spans[k - 1][1])
+            bars.append((f"pl{k - 1}", t, t + received))
+            t += received
+    t = max(t, spans[-1][1])
+    bars.append((f"pl{chunks - 1}", t, t + received))
+    return bars

@@ -2,7 +2,7 @@
 matrix on 3 ranks), the numbers of its tables: in one chunk (page 1) and in two (pipelining)."""
 import unittest
 
-from multi_gpu_blocks import Layout, Split
+from multi_gpu_blocks import Layout, Split, alone_schedule, caller_schedule
 
 
 class WorkedExample(unittest.TestCase):
@@ -36,6 +36,26 @@ class WorkedExample(unittest.TestCase):
         self.assertEqual([l.recv_offset(i, 1) for i in (0, 2)], [0, 6])
         self.assertEqual([l.out_column(i, 0) for i in (0, 2)], [0, 5])
         self.assertEqual([l.out_column(i, 1) for i in (0, 2)], [2, 6])
+
+
+
+class Schedule(unittest.TestCase):
+    """The pipelined schedule from the parts' times alone, in kernel.cuh's loop order."""
+    MS = {"packs": 4.0, "exchanges": 12.0, "places": 4.0}  # 4 chunks: pack 1, exchange 3, place 1 each
+
+    def test_exchanges_back_to_back_after_the_first_pack(self):
+        spans, end = alone_schedule(self.MS, 4, 4)
+        self.assertEqual(spans, [(1.0, 4.0), (4.0, 7.0), (7.0, 10.0), (10.0, 13.0)])
+        self.assertEqual(end, 13.75)  # the last exchange's received pieces: 3/4 of a chunk's place
+
+    def test_caller_packs_then_places_each_chunk_after_its_exchange(self):
+        bars = caller_schedule(self.MS, 4, 4)
+        self.assertEqual([label for label, _, _ in bars], ["pack0", "pack1", "pl0", "pack2", "pl1", "pack3", "pl2", "pl3"])
+        spans, _ = alone_schedule(self.MS, 4, 4)
+        for label, start, _ in bars:
+            if label.startswith("pl"):
+                self.assertGreaterEqual(start, spans[int(label[2:])][1], label)
+        self.assertEqual(bars[1][1], 1.25)  # pack1 after pack0 and my own piece's place (1/4 of a chunk's)
 
 
 if __name__ == "__main__":
