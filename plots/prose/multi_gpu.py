@@ -561,11 +561,6 @@ def per_call_ms(gpus):
     return num((_ms("exchanges_8", gpus) - _ms("exchanges_one_chunk", gpus)) / 7, 2)
 
 
-def exchanges_sum_ms(gpus):
-    """The four exchanges alone (`exchanges`), ms."""
-    return num(_ms("exchanges", gpus), 1)
-
-
 def _beside_exchanges_dram_ms(gpus, staged):
     """The DRAM time at copy speed of what must move beside the pipeline's exchanges: the local
     work nothing hides left out (1 - f of its 4 shards), the exchanges' (G - 1) / G of the shard
@@ -695,12 +690,6 @@ def where_row(kind, gpus):
     """'alone | beside | ratio' for section 4's table."""
     alone, beside = _where(kind, gpus)
     return f"{num(alone, 1)} | {num(beside, 1)} | {num(beside / alone, 2)}"
-
-
-def where_ratio(kind, gpus):
-    """The ratio alone on another number of GPUs."""
-    alone, beside = _where(kind, gpus)
-    return num(beside / alone, 2)
 
 
 def check_in_place_ms(gpus):
