@@ -145,36 +145,63 @@ void place_received(T* out, const T* recv, const Layout& l, int k, cudaStream_t 
 }
 // [place]
 
+// [plan]
+/// A transpose planned once and run many times, as MPI's persistent collectives
+/// (MPI_Alltoall_init) bind their buffers once. The constructor is collective: every rank of
+/// `comm` calls it with the same rows, cols and chunks. `in` is this rank's block of rows of the
+/// rows x cols matrix (Layout::in_rows() x cols), `out` receives its block of rows of the
+/// cols x rows transpose (Layout::out_rows() x rows). A shape, element type or chunk count that
+/// differs between ranks, or a null `in` or `out`, throws std::invalid_argument on every rank
+/// before anything is written (agree()); a null `comm` throws on its rank alone. Buffer sizes
+/// are not checked. The constructor waits for `stream` (the ranks' check) and allocates the
+/// staging buffers; run() only enqueues, with no check and no wait. Runs of one plan must be
+/// ordered (one stream, or events); `in` and `out` must stay valid while the plan lives.
+template <typename T>
+class Plan {
+ public:
+  Plan(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0, int chunks = kChunks)
+      : l_(agree(out, in, rows, cols, chunks, comm, stream)), out_(out), in_(in), comm_(comm),
+        staging_(l_, side_.get()) {
+    TP_CUDA_CHECK(cudaStreamSynchronize(side_.get()));  // the buffers exist: any stream may use them
+  }
+
+  /// Enqueues the transpose on `stream`: `out` holds it once `stream` gets past it.
+  void run(cudaStream_t stream) {
+    if (l_.rows == 0 || l_.cols == 0) return;
+    for (int k = 0; k < l_.chunks; ++k) {
+      T* send = staging_.send(k % l_.buffers());
+      pack(send, in_, l_, k, stream);        // free: the exchange of k - 2 was waited for below
+      side_.after(stream);                   // chunk k's exchange starts when its pack is done
+      send_receive(staging_.recv(k % l_.buffers()), send, l_, k, comm_, side_.get());
+      side_.exchanged(k);
+      place_own(out_, send, l_, k, stream);  // hidden behind an exchange (chunk k - 1's or k's)
+      if (k > 0) {                           // chunk k - 1 has arrived: place it
+        side_.wait_exchanged(stream, k - 1);
+        place_received(out_, staging_.recv((k - 1) % l_.buffers()), l_, k - 1, stream);
+      }
+    }
+    side_.wait_exchanged(stream, l_.chunks - 1);
+    place_received(out_, staging_.recv((l_.chunks - 1) % l_.buffers()), l_, l_.chunks - 1, stream);
+    side_.after(stream);  // the buffers are freed on the side stream: after this run
+  }
+
+ private:
+  Layout l_;
+  T* out_;
+  const T* in_;
+  ncclComm_t comm_;
+  SideStream side_;   // the exchanges run here (declared before staging_: it outlives it)
+  Staging<T> staging_;
+};
+// [plan]
+
 // [transpose]
-/// Collective: every rank of `comm` calls it with the same rows, cols and chunks. `in` is this
-/// rank's block of rows of the rows x cols matrix (Layout::in_rows() x cols), `out` receives its
-/// block of rows of the cols x rows transpose (Layout::out_rows() x rows); `stream` orders it
-/// with the caller's work. A shape, element type or chunk count that differs between ranks,
-/// or a null `in` or `out`, throws std::invalid_argument on every rank before anything is
-/// written (agree()); a null `comm` throws on its rank alone. Buffer sizes are not checked.
-/// The check waits for `stream` (the host blocks until the ranks agree); the transpose itself
-/// is enqueued on `stream` and returns before it is done.
+/// One transpose: a plan, run once. Every call pays for the ranks' check, which waits for
+/// `stream`; a program that transposes the same blocks again keeps a Plan instead.
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0,
                int chunks = kChunks) {
-  const Layout l = agree(out, in, rows, cols, chunks, comm, stream);
-  if (rows == 0 || cols == 0) return;
-  Staging<T> staging(l, stream);
-  SideStream side;  // the exchanges run here
-  for (int k = 0; k < chunks; ++k) {
-    T* send = staging.send(k % l.buffers());
-    pack(send, in, l, k, stream);        // free: the exchange of k - 2 was waited for below
-    side.after(stream);                  // chunk k's exchange starts when its pack is done
-    send_receive(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
-    side.exchanged(k);
-    place_own(out, send, l, k, stream);  // hidden behind an exchange (chunk k - 1's or k's)
-    if (k > 0) {                         // chunk k - 1 has arrived: place it
-      side.wait_exchanged(stream, k - 1);
-      place_received(out, staging.recv((k - 1) % l.buffers()), l, k - 1, stream);
-    }
-  }
-  side.wait_exchanged(stream, chunks - 1);
-  place_received(out, staging.recv((chunks - 1) % l.buffers()), l, chunks - 1, stream);
+  Plan<T>(out, in, rows, cols, comm, stream, chunks).run(stream);
 }
 // [transpose]
 
@@ -190,5 +217,9 @@ extern template void tp::step09::transpose<double>(double*, const double*, int, 
 extern template void tp::step09::transpose<__half>(__half*, const __half*, int, int, ncclComm_t, cudaStream_t, int);
 extern template void tp::step09::transpose<__nv_bfloat16>(__nv_bfloat16*, const __nv_bfloat16*, int, int, ncclComm_t,
                                                           cudaStream_t, int);
+extern template class tp::step09::Plan<float>;
+extern template class tp::step09::Plan<double>;
+extern template class tp::step09::Plan<__half>;
+extern template class tp::step09::Plan<__nv_bfloat16>;
 #endif
 /// @endcond

@@ -11,4 +11,8 @@ template void transpose<float>(float*, const float*, int, int, ncclComm_t, cudaS
 template void transpose<double>(double*, const double*, int, int, ncclComm_t, cudaStream_t, int);
 template void transpose<__half>(__half*, const __half*, int, int, ncclComm_t, cudaStream_t, int);
 template void transpose<__nv_bfloat16>(__nv_bfloat16*, const __nv_bfloat16*, int, int, ncclComm_t, cudaStream_t, int);
+template class Plan<float>;
+template class Plan<double>;
+template class Plan<__half>;
+template class Plan<__nv_bfloat16>;
 }  // namespace tp::step09

@@ -1,12 +1,12 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
 // baseline). First the parts of the pipelined version alone: its chunks' exchanges (and the
 // exchanges of the other chunk counts, 1 included), the ranks'
-// check, its local work (every pack and place, no exchange; and its packs and places apart);
+// check alone, its local work (every pack and place, no exchange; and its packs and places apart);
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
 // holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh);
-// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one: its check
-// left out, its exchange timed inside it). Then the transposes: one
+// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one), and one
+// call of step09::transpose (a plan made, checked and run per call). Then the planned transposes: one
 // exchange after transposing while packing (1 chunk), and pipelined (4 chunks; --chunks for
 // others). One thread per GPU, or one process per GPU with --processes N. The comparison and
 // CSV come from rank 0; times are the slowest rank's.
@@ -45,14 +45,16 @@ struct Settings {
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
               kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10,
-              kLocalWorkOneChunk = -11;
+              kLocalWorkOneChunk = -11, kOneCall = -12;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
   std::string name;
   int chunks;                   // the transpose's chunks, or one of the constants above
   int count = step09::kChunks;  // the chunks of kExchanges and kPipelinedTimed
-  bool transposes() const { return chunks > 0 || chunks == kExercise || chunks == kPipelinedTimed; }
+  bool transposes() const {
+    return chunks > 0 || chunks == kExercise || chunks == kPipelinedTimed || chunks == kOneCall;
+  }
   bool beside() const { return chunks == kBothAtOnce || chunks == kBesideSpin || chunks == kBesideStream; }
 };
 
@@ -63,7 +65,8 @@ std::vector<Version> versions(const Settings& s) {
                             {"packs", kPacks}, {"places", kPlaces},
                             {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
                             {"beside_stream", kBesideStream}, {"pipelined_timed", kPipelinedTimed},
-                            {"one_chunk_timed", kPipelinedTimed, 1}, {"one_chunk", 1}};
+                            {"one_chunk_timed", kPipelinedTimed, 1}, {"one_call", kOneCall},
+                            {"one_chunk", 1}};
   for (int c : s.chunks) {  // the exchanges alone at the other chunk counts asked for
     if (c != step09::kChunks && c != 1) v.push_back({"exchanges_" + std::to_string(c), kExchanges, c});
   }
@@ -226,7 +229,7 @@ class ExchangeClocks {
 };
 
 /// `pipelined` (or, with chunks = 1, `one_chunk`) with its exchanges timed: the schedule of
-/// step09::transpose (whose loop this repeats, without the ranks' check), with an event before
+/// step09::Plan::run (whose loop this repeats, with buffers of its own), with an event before
 /// and after each exchange. An exchange's start event fires when its stream reaches it: when
 /// its pack and the exchange before it are done.
 template <typename T>
@@ -268,8 +271,10 @@ void neighbour(const Version& v, T* out, const T* in, const Layout& l, double co
 /// all-to-all time their parts; `cover_ms`: the all-to-all's time alone).
 template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
-         PartClocks* clocks = nullptr, double cover_ms = 0, ExchangeClocks* exchange_clocks = nullptr) {
-  if (v.chunks > 0) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream, v.chunks);
+         step09::Plan<T>* plan, PartClocks* clocks = nullptr, double cover_ms = 0,
+         ExchangeClocks* exchange_clocks = nullptr) {
+  if (v.chunks > 0) return plan->run(stream);
+  if (v.chunks == kOneCall) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kPipelinedTimed) return pipelined_timed(out, in, l, comm, stream, exchange_clocks, v.count);
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
@@ -326,8 +331,10 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
   double alltoall_ms = 0, previous_ms = 0;
   bool all_ok = true;
   for (const Version& v : versions(s)) {
+    std::unique_ptr<step09::Plan<T>> plan;  // the transposes: planned once, outside the timed runs
+    if (v.chunks > 0) plan = std::make_unique<step09::Plan<T>>(out.as<T>(), in.as<T>(), shape.rows, shape.cols, comm, stream, v.chunks);
     out.poison(stream);
-    run(v, out.as<T>(), in.as<T>(), l, comm, stream, nullptr, alltoall_ms);
+    run(v, out.as<T>(), in.as<T>(), l, comm, stream, plan.get(), nullptr, alltoall_ms);
     TP_CUDA_CHECK(cudaStreamSynchronize(stream));
     out.download(got.data(), out.bytes());
     const CompareResult check = compare_bits(expected.data(), got.data(), l.out_rows(), l.rows);
@@ -341,7 +348,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
     PartClocks clocks;
     ExchangeClocks exchange_clocks(v.count);
     const Stats mine = time_work(
-        [&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, &clocks, alltoall_ms, &exchange_clocks); },
+        [&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, plan.get(), &clocks, alltoall_ms, &exchange_clocks); },
         stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
     // One row of the table and the CSV: the slowest rank's times.
     auto report = [&](const std::string& name, const Stats& stats) {
@@ -374,7 +381,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
         report(v.name + "_exchange" + std::to_string(k) + "_end", exchange_clocks.at(k, true, mine.reps));
       }
     }
-    if (v.transposes() && v.chunks != kPipelinedTimed) previous_ms = ms;
+    if (v.transposes() && v.chunks != kPipelinedTimed && v.chunks != kOneCall) previous_ms = ms;
     if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
       std::printf("your prediction: %.1f%% of the all-to-all's speed; measured %.1f%%\n", s.options.predict,
                   100 * alltoall_ms / ms);

@@ -1,11 +1,12 @@
 // Step 09 on 2 and 4 GPUs (skipped with fewer): every dtype, shapes that split unevenly, with
-// more GPUs than rows, one row, one column, several chunk counts; bad input on one rank
+// more GPUs than rows, one row, one column, several chunk counts; a plan run twice; bad input on one rank
 // throws the same error on every rank and writes nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "09_multi_gpu/kernel.cuh"
@@ -41,6 +42,31 @@ TEST(MultiGpu, TwoGpusEveryDtypeAndShape) {
 TEST(MultiGpu, FourGpusEveryDtypeAndShape) {
   TP_NEED_GPUS(4);
   every_dtype_and_case(4);
+}
+
+// A plan runs again: its output wiped between two runs, the second run alone must fill it.
+TEST(MultiGpu, PlanRunTwiceGivesTheTransposeEachTime) {
+  TP_NEED_GPUS(2);
+  const auto plan_twice = [](auto* out, const auto* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream,
+                             int chunks) {
+    using T = std::remove_pointer_t<decltype(out)>;
+    tp::step09::Plan<T> plan(out, in, rows, cols, comm, stream, chunks);
+    plan.run(stream);
+    int ranks = 0, rank = 0;
+    TP_NCCL_CHECK(ncclCommCount(comm, &ranks));
+    TP_NCCL_CHECK(ncclCommUserRank(comm, &rank));
+    const tp::step09::Layout l{rows, cols, ranks, rank, chunks};
+    TP_CUDA_CHECK(cudaMemsetAsync(out, tp::kPoisonByte, std::size_t(l.out_rows() * l.rows) * sizeof(T), stream));
+    plan.run(stream);
+  };
+  tp::step09::run_threads(2, [&](int rank, ncclComm_t comm) {
+    for (tp::DType t : tp::kAllDTypes) {
+      for (const MultiGpuCase& c : {MultiGpuCase{129, 67, 3}, MultiGpuCase{1000, 1001, 4}, MultiGpuCase{4096, 2048, 1}}) {
+        tp::dispatch(t, [&](auto tag) { tp::testing::check_rank<decltype(tag)>(rank, comm, c, plan_twice); });
+      }
+    }
+    return 0;
+  });
 }
 
 // Rank 1 alone is given something wrong; every rank must throw std::invalid_argument naming
