@@ -5,7 +5,8 @@
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
 // holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh);
-// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one), and one
+// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one; its buffers
+// and stream kept from run to run, and once made in each call), and one
 // call of step09::transpose (a plan made, checked and run per call). Then the planned transposes: one
 // exchange after transposing while packing (1 chunk), and pipelined (4 chunks; --chunks for
 // others). One thread per GPU, or one process per GPU with --processes N. The comparison and
@@ -44,16 +45,18 @@ struct Settings {
 };
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
-              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10,
+              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10, kTimedPerCall = -13,
               kLocalWorkOneChunk = -11, kOneCall = -12;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
   std::string name;
   int chunks;                   // the transpose's chunks, or one of the constants above
-  int count = step09::kChunks;  // the chunks of kExchanges and kPipelinedTimed
+  int count = step09::kChunks;  // the chunks of kExchanges, kPipelinedTimed and kTimedPerCall
   bool transposes() const {
-    return chunks > 0 || chunks == kExercise || chunks == kPipelinedTimed || chunks == kOneCall;
+    return chunks > 0 || chunks == kExercise || timed() || chunks == kOneCall;
+  }
+  bool timed() const { return chunks == kPipelinedTimed || chunks == kTimedPerCall;
   }
   bool beside() const { return chunks == kBothAtOnce || chunks == kBesideSpin || chunks == kBesideStream; }
 };
@@ -65,7 +68,8 @@ std::vector<Version> versions(const Settings& s) {
                             {"packs", kPacks}, {"places", kPlaces},
                             {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
                             {"beside_stream", kBesideStream}, {"pipelined_timed", kPipelinedTimed},
-                            {"one_chunk_timed", kPipelinedTimed, 1}, {"one_call", kOneCall},
+                            {"one_chunk_timed", kPipelinedTimed, 1},
+                            {"pipelined_timed_per_call", kTimedPerCall}, {"one_call", kOneCall},
                             {"one_chunk", 1}};
   for (int c : s.chunks) {  // the exchanges alone at the other chunk counts asked for
     if (c != step09::kChunks && c != 1) v.push_back({"exchanges_" + std::to_string(c), kExchanges, c});
@@ -228,33 +232,42 @@ class ExchangeClocks {
   bool pending_ = false;
 };
 
-/// `pipelined` (or, with chunks = 1, `one_chunk`) with its exchanges timed: the schedule of
-/// step09::Plan::run (whose loop this repeats, with buffers of its own), with an event before
-/// and after each exchange. An exchange's start event fires when its stream reaches it: when
-/// its pack and the exchange before it are done.
+/// The buffers and the exchange stream of `pipelined_timed`: kept from run to run as a plan
+/// keeps them, or made in each call (`pipelined_timed_per_call`).
 template <typename T>
-void pipelined_timed(T* out, const T* in, const Layout& l0, ncclComm_t comm, cudaStream_t stream,
-                     ExchangeClocks* clocks, int chunks) {
-  const Layout l{l0.rows, l0.cols, l0.ranks, l0.rank, chunks};
-  step09::Staging<T> staging(l, stream);
+struct Pipeline {
+  Pipeline(const Layout& l, cudaStream_t stream) : staging(l, stream) {}
+  step09::Staging<T> staging;  // allocated and freed on the caller's stream
   step09::SideStream side;
+};
+
+/// `pipelined` (or, with chunks = 1, `one_chunk`) with its exchanges timed: the loop of
+/// step09::Plan::run on `kept`'s buffers and stream (or on new ones, made in this call), with an
+/// event before and after each exchange. An exchange's start event fires when its stream
+/// reaches it: when its pack and the exchange before it are done.
+template <typename T>
+void pipelined_timed(T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
+                     ExchangeClocks* clocks, Pipeline<T>* kept) {
+  std::unique_ptr<Pipeline<T>> made;
+  if (kept == nullptr) made = std::make_unique<Pipeline<T>>(l, stream);
+  Pipeline<T>& p = kept != nullptr ? *kept : *made;
   if (clocks != nullptr) clocks->begin(stream);
   for (int k = 0; k < l.chunks; ++k) {
-    T* send = staging.send(k % l.buffers());
+    T* send = p.staging.send(k % l.buffers());
     step09::pack(send, in, l, k, stream);
-    side.after(stream);
-    if (clocks != nullptr) clocks->start(k, side.get());
-    step09::send_receive(staging.recv(k % l.buffers()), send, l, k, comm, side.get());
-    if (clocks != nullptr) clocks->end(k, side.get());
-    side.exchanged(k);
+    p.side.after(stream);
+    if (clocks != nullptr) clocks->start(k, p.side.get());
+    step09::send_receive(p.staging.recv(k % l.buffers()), send, l, k, comm, p.side.get());
+    if (clocks != nullptr) clocks->end(k, p.side.get());
+    p.side.exchanged(k);
     step09::place_own(out, send, l, k, stream);
     if (k > 0) {
-      side.wait_exchanged(stream, k - 1);
-      step09::place_received(out, staging.recv((k - 1) % l.buffers()), l, k - 1, stream);
+      p.side.wait_exchanged(stream, k - 1);
+      step09::place_received(out, p.staging.recv((k - 1) % l.buffers()), l, k - 1, stream);
     }
   }
-  side.wait_exchanged(stream, l.chunks - 1);
-  step09::place_received(out, staging.recv((l.chunks - 1) % l.buffers()), l, l.chunks - 1, stream);
+  p.side.wait_exchanged(stream, l.chunks - 1);
+  step09::place_received(out, p.staging.recv((l.chunks - 1) % l.buffers()), l, l.chunks - 1, stream);
 }
 
 /// The second part beside the all-to-all: the local work, or one of its stand-ins (the spinning
@@ -271,11 +284,14 @@ void neighbour(const Version& v, T* out, const T* in, const Layout& l, double co
 /// all-to-all time their parts; `cover_ms`: the all-to-all's time alone).
 template <typename T>
 void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
-         step09::Plan<T>* plan, PartClocks* clocks = nullptr, double cover_ms = 0,
+         step09::Plan<T>* plan, Pipeline<T>* pipeline, PartClocks* clocks = nullptr, double cover_ms = 0,
          ExchangeClocks* exchange_clocks = nullptr) {
   if (v.chunks > 0) return plan->run(stream);
   if (v.chunks == kOneCall) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
-  if (v.chunks == kPipelinedTimed) return pipelined_timed(out, in, l, comm, stream, exchange_clocks, v.count);
+  if (v.timed()) {
+    const Layout lk{l.rows, l.cols, l.ranks, l.rank, v.count};
+    return pipelined_timed(out, in, lk, comm, stream, exchange_clocks, v.chunks == kPipelinedTimed ? pipeline : nullptr);
+  }
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
   if (v.chunks == kLocalWorkOneChunk) return local_work(out, in, l, stream, true, true, 1);
@@ -333,8 +349,10 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
   for (const Version& v : versions(s)) {
     std::unique_ptr<step09::Plan<T>> plan;  // the transposes: planned once, outside the timed runs
     if (v.chunks > 0) plan = std::make_unique<step09::Plan<T>>(out.as<T>(), in.as<T>(), shape.rows, shape.cols, comm, stream, v.chunks);
+    std::unique_ptr<Pipeline<T>> pipeline;  // pipelined_timed's buffers and stream, kept as a plan keeps them
+    if (v.chunks == kPipelinedTimed) pipeline = std::make_unique<Pipeline<T>>(Layout{l.rows, l.cols, l.ranks, rank, v.count}, stream);
     out.poison(stream);
-    run(v, out.as<T>(), in.as<T>(), l, comm, stream, plan.get(), nullptr, alltoall_ms);
+    run(v, out.as<T>(), in.as<T>(), l, comm, stream, plan.get(), pipeline.get(), nullptr, alltoall_ms);
     TP_CUDA_CHECK(cudaStreamSynchronize(stream));
     out.download(got.data(), out.bytes());
     const CompareResult check = compare_bits(expected.data(), got.data(), l.out_rows(), l.rows);
@@ -348,7 +366,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
     PartClocks clocks;
     ExchangeClocks exchange_clocks(v.count);
     const Stats mine = time_work(
-        [&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, plan.get(), &clocks, alltoall_ms, &exchange_clocks); },
+        [&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, plan.get(), pipeline.get(), &clocks, alltoall_ms, &exchange_clocks); },
         stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
     // One row of the table and the CSV: the slowest rank's times.
     auto report = [&](const std::string& name, const Stats& stats) {
@@ -374,14 +392,14 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
       report(v.name + "_alltoall", clocks.stats(0, mine.reps));
       report(v.name + (v.chunks == kBothAtOnce ? "_local" : "_neighbour"), clocks.stats(1, mine.reps));
     }
-    if (v.chunks == kPipelinedTimed) {
+    if (v.timed()) {
       report(v.name + "_exchanges", exchange_clocks.stats(mine.reps));
       for (int k = 0; k < v.count; ++k) {  // the timeline: each exchange's start and end
         report(v.name + "_exchange" + std::to_string(k) + "_start", exchange_clocks.at(k, false, mine.reps));
         report(v.name + "_exchange" + std::to_string(k) + "_end", exchange_clocks.at(k, true, mine.reps));
       }
     }
-    if (v.transposes() && v.chunks != kPipelinedTimed && v.chunks != kOneCall) previous_ms = ms;
+    if (v.transposes() && !v.timed() && v.chunks != kOneCall) previous_ms = ms;
     if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
       std::printf("your prediction: %.1f%% of the all-to-all's speed; measured %.1f%%\n", s.options.predict,
                   100 * alltoall_ms / ms);
