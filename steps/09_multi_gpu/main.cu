@@ -5,8 +5,8 @@
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
 // holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh);
-// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one; its buffers
-// and stream kept from run to run, and once made in each call), and one
+// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one), the same
+// schedule with the events that the caller's stream waits for created without timing, and one
 // call of step09::transpose (a plan made, checked and run per call). Then the planned transposes: one
 // exchange after transposing while packing (1 chunk), and pipelined (4 chunks; --chunks for
 // others). One thread per GPU, or one process per GPU with --processes N. The comparison and
@@ -45,18 +45,18 @@ struct Settings {
 };
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
-              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10, kTimedPerCall = -13,
+              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10, kUntimedEvents = -13,
               kLocalWorkOneChunk = -11, kOneCall = -12;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
   std::string name;
   int chunks;                   // the transpose's chunks, or one of the constants above
-  int count = step09::kChunks;  // the chunks of kExchanges, kPipelinedTimed and kTimedPerCall
+  int count = step09::kChunks;  // the chunks of kExchanges, kPipelinedTimed and kUntimedEvents
   bool transposes() const {
-    return chunks > 0 || chunks == kExercise || timed() || chunks == kOneCall;
+    return chunks > 0 || chunks == kExercise || timed() || chunks == kOneCall || chunks == kUntimedEvents;
   }
-  bool timed() const { return chunks == kPipelinedTimed || chunks == kTimedPerCall;
+  bool timed() const { return chunks == kPipelinedTimed;
   }
   bool beside() const { return chunks == kBothAtOnce || chunks == kBesideSpin || chunks == kBesideStream; }
 };
@@ -69,7 +69,7 @@ std::vector<Version> versions(const Settings& s) {
                             {"both_at_once", kBothAtOnce}, {"beside_spin", kBesideSpin},
                             {"beside_stream", kBesideStream}, {"pipelined_timed", kPipelinedTimed},
                             {"one_chunk_timed", kPipelinedTimed, 1},
-                            {"pipelined_timed_per_call", kTimedPerCall}, {"one_call", kOneCall},
+                            {"pipelined_untimed_events", kUntimedEvents}, {"one_call", kOneCall},
                             {"one_chunk", 1}};
   for (int c : s.chunks) {  // the exchanges alone at the other chunk counts asked for
     if (c != step09::kChunks && c != 1) v.push_back({"exchanges_" + std::to_string(c), kExchanges, c});
@@ -232,25 +232,23 @@ class ExchangeClocks {
   bool pending_ = false;
 };
 
-/// The buffers and the exchange stream of `pipelined_timed`: kept from run to run as a plan
-/// keeps them, or made in each call (`pipelined_timed_per_call`).
+/// The buffers and the exchange stream of `pipelined_timed`, kept from run to run as a plan
+/// keeps them (`done_flags`: those of the events the caller's stream waits for).
 template <typename T>
 struct Pipeline {
-  Pipeline(const Layout& l, cudaStream_t stream) : staging(l, stream) {}
+  Pipeline(const Layout& l, cudaStream_t stream, unsigned done_flags = cudaEventDefault)
+      : staging(l, stream), side(done_flags) {}
   step09::Staging<T> staging;  // allocated and freed on the caller's stream
   step09::SideStream side;
 };
 
 /// `pipelined` (or, with chunks = 1, `one_chunk`) with its exchanges timed: the loop of
-/// step09::Plan::run on `kept`'s buffers and stream (or on new ones, made in this call), with an
-/// event before and after each exchange. An exchange's start event fires when its stream
-/// reaches it: when its pack and the exchange before it are done.
+/// step09::Plan::run on `p`'s buffers and stream, with an event before and after each exchange
+/// (none without `clocks`). An exchange's start event fires when its stream reaches it: when
+/// its pack and the exchange before it are done.
 template <typename T>
 void pipelined_timed(T* out, const T* in, const Layout& l, ncclComm_t comm, cudaStream_t stream,
-                     ExchangeClocks* clocks, Pipeline<T>* kept) {
-  std::unique_ptr<Pipeline<T>> made;
-  if (kept == nullptr) made = std::make_unique<Pipeline<T>>(l, stream);
-  Pipeline<T>& p = kept != nullptr ? *kept : *made;
+                     ExchangeClocks* clocks, Pipeline<T>& p) {
   if (clocks != nullptr) clocks->begin(stream);
   for (int k = 0; k < l.chunks; ++k) {
     T* send = p.staging.send(k % l.buffers());
@@ -288,9 +286,9 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
          ExchangeClocks* exchange_clocks = nullptr) {
   if (v.chunks > 0) return plan->run(stream);
   if (v.chunks == kOneCall) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
-  if (v.timed()) {
+  if (v.timed() || v.chunks == kUntimedEvents) {
     const Layout lk{l.rows, l.cols, l.ranks, l.rank, v.count};
-    return pipelined_timed(out, in, lk, comm, stream, exchange_clocks, v.chunks == kPipelinedTimed ? pipeline : nullptr);
+    return pipelined_timed(out, in, lk, comm, stream, v.timed() ? exchange_clocks : nullptr, *pipeline);
   }
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
@@ -349,8 +347,11 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
   for (const Version& v : versions(s)) {
     std::unique_ptr<step09::Plan<T>> plan;  // the transposes: planned once, outside the timed runs
     if (v.chunks > 0) plan = std::make_unique<step09::Plan<T>>(out.as<T>(), in.as<T>(), shape.rows, shape.cols, comm, stream, v.chunks);
-    std::unique_ptr<Pipeline<T>> pipeline;  // pipelined_timed's buffers and stream, kept as a plan keeps them
-    if (v.chunks == kPipelinedTimed) pipeline = std::make_unique<Pipeline<T>>(Layout{l.rows, l.cols, l.ranks, rank, v.count}, stream);
+    std::unique_ptr<Pipeline<T>> pipeline;  // buffers and a stream kept as a plan keeps them
+    if (v.timed() || v.chunks == kUntimedEvents) {
+      pipeline = std::make_unique<Pipeline<T>>(Layout{l.rows, l.cols, l.ranks, rank, v.count}, stream,
+                                               v.timed() ? cudaEventDefault : cudaEventDisableTiming);
+    }
     out.poison(stream);
     run(v, out.as<T>(), in.as<T>(), l, comm, stream, plan.get(), pipeline.get(), nullptr, alltoall_ms);
     TP_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -399,7 +400,7 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
         report(v.name + "_exchange" + std::to_string(k) + "_end", exchange_clocks.at(k, true, mine.reps));
       }
     }
-    if (v.transposes() && !v.timed() && v.chunks != kOneCall) previous_ms = ms;
+    if (v.chunks > 0 || v.chunks == kExercise) previous_ms = ms;
     if (rank == 0 && v.chunks == kExercise && s.options.predict > 0) {
       std::printf("your prediction: %.1f%% of the all-to-all's speed; measured %.1f%%\n", s.options.predict,
                   100 * alltoall_ms / ms);
