@@ -156,11 +156,14 @@ void place_received(T* out, const T* recv, const Layout& l, int k, cudaStream_t 
 /// are not checked. The constructor waits for `stream` (the ranks' check) and allocates the
 /// staging buffers; run() only enqueues, with no check and no wait. Runs of one plan must be
 /// ordered (one stream, or events); `in` and `out` must stay valid while the plan lives.
+/// `wait_flags`: the flags of the events that `stream` waits for (SideStream; the lab's page
+/// measures cudaEventDisableTiming against the default).
 template <typename T>
 class Plan {
  public:
-  Plan(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0, int chunks = kChunks)
-      : l_(agree(out, in, rows, cols, chunks, comm, stream)), out_(out), in_(in), comm_(comm),
+  Plan(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0, int chunks = kChunks,
+       unsigned wait_flags = cudaEventDefault)
+      : l_(agree(out, in, rows, cols, chunks, comm, stream)), out_(out), in_(in), comm_(comm), side_(wait_flags),
         staging_(l_, side_.get()) {
     TP_CUDA_CHECK(cudaStreamSynchronize(side_.get()));  // the buffers exist: any stream may use them
   }

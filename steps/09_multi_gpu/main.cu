@@ -5,8 +5,8 @@
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
 // holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh);
-// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one), the same
-// schedule with the events that the caller's stream waits for created without timing, and one
+// and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one), a plan
+// whose events that the caller's stream waits for are created without timing, and one
 // call of step09::transpose (a plan made, checked and run per call). Then the planned transposes: one
 // exchange after transposing while packing (1 chunk), and pipelined (4 chunks; --chunks for
 // others). One thread per GPU, or one process per GPU with --processes N. The comparison and
@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -76,7 +77,18 @@ std::vector<Version> versions(const Settings& s) {
   }
   for (int c : s.chunks) v.push_back({c == step09::kChunks ? "pipelined" : "pipelined_" + std::to_string(c), c});
   if (s.options.exercise) v.push_back({"exercise", kExercise});
-  return v;
+  const std::vector<std::string>& only = s.options.kernels;  // --kernels: these, after the all-to-all
+  for (const std::string& name : only) {
+    if (std::none_of(v.begin(), v.end(), [&](const Version& x) { return x.name == name; })) {
+      throw UsageError("--kernels: no version is named '" + name + "'");
+    }
+  }
+  if (only.empty()) return v;
+  std::vector<Version> kept;
+  for (const Version& x : v) {
+    if (x.chunks == kAlltoall || std::find(only.begin(), only.end(), x.name) != only.end()) kept.push_back(x);
+  }
+  return kept;
 }
 
 
@@ -233,11 +245,10 @@ class ExchangeClocks {
 };
 
 /// The buffers and the exchange stream of `pipelined_timed`, kept from run to run as a plan
-/// keeps them (`done_flags`: those of the events the caller's stream waits for).
+/// keeps them.
 template <typename T>
 struct Pipeline {
-  Pipeline(const Layout& l, cudaStream_t stream, unsigned done_flags = cudaEventDefault)
-      : staging(l, stream), side(done_flags) {}
+  Pipeline(const Layout& l, cudaStream_t stream) : staging(l, stream) {}
   step09::Staging<T> staging;  // allocated and freed on the caller's stream
   step09::SideStream side;
 };
@@ -286,9 +297,10 @@ void run(const Version& v, T* out, const T* in, const Layout& l, ncclComm_t comm
          ExchangeClocks* exchange_clocks = nullptr) {
   if (v.chunks > 0) return plan->run(stream);
   if (v.chunks == kOneCall) return step09::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
-  if (v.timed() || v.chunks == kUntimedEvents) {
+  if (v.chunks == kUntimedEvents) return plan->run(stream);
+  if (v.timed()) {
     const Layout lk{l.rows, l.cols, l.ranks, l.rank, v.count};
-    return pipelined_timed(out, in, lk, comm, stream, v.timed() ? exchange_clocks : nullptr, *pipeline);
+    return pipelined_timed(out, in, lk, comm, stream, exchange_clocks, *pipeline);
   }
   if (v.chunks == kExercise) return step09::exercise::transpose(out, in, int(l.rows), int(l.cols), comm, stream);
   if (v.chunks == kLocalWork) return local_work(out, in, l, stream);
@@ -346,12 +358,13 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
   bool all_ok = true;
   for (const Version& v : versions(s)) {
     std::unique_ptr<step09::Plan<T>> plan;  // the transposes: planned once, outside the timed runs
-    if (v.chunks > 0) plan = std::make_unique<step09::Plan<T>>(out.as<T>(), in.as<T>(), shape.rows, shape.cols, comm, stream, v.chunks);
-    std::unique_ptr<Pipeline<T>> pipeline;  // buffers and a stream kept as a plan keeps them
-    if (v.timed() || v.chunks == kUntimedEvents) {
-      pipeline = std::make_unique<Pipeline<T>>(Layout{l.rows, l.cols, l.ranks, rank, v.count}, stream,
-                                               v.timed() ? cudaEventDefault : cudaEventDisableTiming);
+    if (v.chunks > 0 || v.chunks == kUntimedEvents) {
+      plan = std::make_unique<step09::Plan<T>>(out.as<T>(), in.as<T>(), shape.rows, shape.cols, comm, stream,
+                                               v.chunks > 0 ? v.chunks : v.count,
+                                               v.chunks > 0 ? cudaEventDefault : cudaEventDisableTiming);
     }
+    std::unique_ptr<Pipeline<T>> pipeline;  // pipelined_timed's buffers and stream, kept as a plan keeps them
+    if (v.timed()) pipeline = std::make_unique<Pipeline<T>>(Layout{l.rows, l.cols, l.ranks, rank, v.count}, stream);
     out.poison(stream);
     run(v, out.as<T>(), in.as<T>(), l, comm, stream, plan.get(), pipeline.get(), nullptr, alltoall_ms);
     TP_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -443,12 +456,14 @@ int main(int argc, char** argv) {
   spec.description = "Step 09: a transpose across GPUs (NCCL) beside NCCL's all-to-all of the same bytes";
   spec.default_sizes = {16384};
   spec.exercise_flag = true;
+  spec.kernels_flag = true;  // --kernels: some versions only (the all-to-all always runs: the baseline)
   spec.predict_of = "the all-to-all's speed (its time / yours)";
   spec.int_lists = {{"--gpus", "GPU counts to measure, comma separated (default: all GPUs)", &s.gpus, 1, 64},
                     {"--chunks", "chunk counts of the pipelined version (default 4)", &s.chunks, 1, 1024},
                     {"--processes", "N: one process per GPU on GPUs 0 .. N-1, instead of threads", &s.processes, 1, 64}};
   try {
     s.options = parse_cli(spec, argc, argv);
+    versions(s);  // an unknown name in --kernels fails here, before any GPU work
     if (!s.processes.empty()) {  // the parent must not touch the GPU before it forks
       if (s.processes.size() != 1 || s.processes[0] < 2) throw UsageError("--processes takes one count of at least 2");
       return step09::run_processes(s.processes[0], [&](int rank, ncclComm_t comm) { return measure_all(s, rank, comm); });
