@@ -157,14 +157,14 @@ def parts(results):
 
 
 def timeline(results):
-    """A typical call of `pipelined_timed` on 2 and 4 GPUs (each event's median, the slowest
-    rank's): each exchange's start and end from the transpose's start, under the same schedule
-    drawn with every part at its speed alone: the caller's packs and places of received pieces
-    (multi_gpu_blocks.caller_schedule), and the chunks' exchanges back to back."""
+    """A typical call of `pipelined_timed` on the most GPUs of the job (each event's median, the
+    slowest rank's): each exchange's start and end from the transpose's start, then the rest of
+    the call (the last place), under the same schedule drawn with every part at its speed alone:
+    the caller's packs and places of received pieces (multi_gpu_blocks.caller_schedule), and the
+    chunks' exchanges back to back."""
     table = require("09_multi_gpu_float", results)
-    counts = sorted({r["gpus"] for r in table.rows})
-    fig, axes = plt.subplots(len(counts), 1, figsize=(10, 2.3 * len(counts) + 0.6), squeeze=False,
-                             gridspec_kw={"hspace": 0.65})
+    counts = [max(r["gpus"] for r in table.rows)]
+    fig, axes = plt.subplots(len(counts), 1, figsize=(10, 2.3 * len(counts) + 0.6), squeeze=False)
     for ax, g in zip(axes[:, 0], counts):
         ms = {r["kernel"]: r["ms_median"] for r in table.where(dtype="float", gpus=g) if r["rows"] == r["cols"]}
         chunks = sum(1 for k in ms if k.startswith("pipelined_timed_exchange") and k.endswith("_start"))
@@ -174,15 +174,19 @@ def timeline(results):
             ax.barh(0, b - a, left=a, height=0.5, color=colour, edgecolor="white")
             ax.text((a + b) / 2, 0, label, ha="center", va="center", fontsize=6.5, color="white")
         rows = [("exchanges, parts alone", *alone_schedule(ms, g, chunks)),
-                ("exchanges, measured inside",
+                ("exchanges, measured",
                  [(ms[f"pipelined_timed_exchange{k}_start"], ms[f"pipelined_timed_exchange{k}_end"]) for k in range(chunks)],
                  ms["pipelined_timed"])]
         for y, (label, spans, end) in enumerate(rows, start=1):
             for k, (a, b) in enumerate(spans):
                 ax.barh(y, b - a, left=a, height=0.5, color=RANK_COLOURS[k % 2], edgecolor="white")
                 ax.text((a + b) / 2, y, f"exchange {k}", ha="center", va="center", fontsize=7.5, color="white")
+            if y == 2:  # after the last exchange, the call's rest: the place of its received pieces
+                last = spans[-1][1]
+                ax.barh(y, end - last, left=last, height=0.5, color=style.REF_COLOUR, edgecolor="white")
+                ax.text((last + end) / 2, y, f"pl{chunks - 1}", ha="center", va="center", fontsize=6.5, color="white")
             ax.plot([end, end], [y - 0.35, y + 0.35], color="black", linewidth=2)
-            ax.text(end + 0.15, y, f"ends {end:.1f} ms", va="center", fontsize=8)
+            ax.text(end + 0.15, y, f"{'the call ends' if y == 2 else 'ends'} {end:.1f} ms", va="center", fontsize=8)
         ax.set_yticks(range(3), ["caller's stream, parts alone"] + [label for label, _, _ in rows])
         ax.set_xlim(0, max(r[2] for r in rows) * 1.15)
         ax.set_title(f"{g} GPUs, float {SIZE_LABEL}: a typical call (medians); packs and places of received pieces",
