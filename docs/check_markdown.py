@@ -14,15 +14,16 @@ literally. So each page of docs/pages.txt is parsed with markdown-it-py's "gfm-l
 - an escape left by a script's text substitution: a backslash then `n` or a digit (`\\n`,
   `\\1`) in the rendered text outside code;
 - any line (outside code blocks) that begins with `<!-- value`, after its indentation (a
-  list item's lines are indented).
+  list item's lines are indented);
+- a paragraph (a list item's included; a table's cells are not paragraphs) that holds more
+  than two generated values: a reader follows two numbers in a paragraph; a list of numbers
+  goes in a table.
 
 Each problem is named by file and line. The fix is a reflow: move a word or two of the line
 above onto the marker's line.
 
     python3 docs/check_markdown.py                 the pages of docs/pages.txt
     python3 docs/check_markdown.py FILE.md ...     these files
-    python3 docs/check_markdown.py --values ...    also list paragraphs with more than two
-                                                   generated values (a note, not a failure)
 
 Exit 0: no problem; 1: problems (listed); 77 (ctest: skipped): markdown-it-py is not
 installed (pip install -r plots/requirements.txt) and TP_REQUIRE_MARKDOWN is not set to 1.
@@ -65,9 +66,8 @@ def first_line(lines, span, needle):
     return start + 1
 
 
-def check_text(text, name="<text>", md=None, values=False):
-    """The problems of one page's Markdown `text`, as 'name:line: message' strings (and, with
-    values=True, notes on paragraphs that hold more than two generated values)."""
+def check_text(text, name="<text>", md=None):
+    """The problems of one page's Markdown `text`, as 'name:line: message' strings."""
     md = md or parser()
     tokens = md.parse(text)
     lines = text.split("\n")
@@ -92,12 +92,12 @@ def check_text(text, name="<text>", md=None, values=False):
                 n = first_line(lines, t.map, escape.group(0))
                 problems.append(f"{name}:{n}: an escape {escape.group(0)!r} shows literally in the rendered "
                                 f"text (a script's substitution left it): {child.content.strip()[:70]!r}")
-        if values and t.map:
-            count = len(VALUE.findall(t.content))
-            if count > 2:
-                problems.append(f"{name}:{t.map[0] + 1}: note: a paragraph with {count} generated values")
+        count = len(VALUE.findall(t.content))
+        if count > 2:
+            problems.append(f"{name}:{t.map[0] + 1}: a paragraph with {count} generated values (at most two: "
+                            "split it, or put the numbers in a table)")
     inside_code = code_lines(tokens)
-    named = {int(p.split(":")[1]) for p in problems if ": note: " not in p}  # named once
+    named = {int(p.split(":")[1]) for p in problems}  # named once
     for i, line in enumerate(lines):
         if line.lstrip().startswith(MARKER) and i not in inside_code and i + 1 not in named:
             problems.append(f"{name}:{i + 1}: a line begins with '{MARKER}'")
@@ -115,8 +115,6 @@ def pages():
 def main(argv=None):
     args = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     args.add_argument("files", nargs="*", type=pathlib.Path, help="Markdown files (default: docs/pages.txt)")
-    args.add_argument("--values", action="store_true",
-                      help="also note paragraphs with more than two generated values")
     opts = args.parse_args(argv)
     try:
         md = parser()
@@ -124,7 +122,7 @@ def main(argv=None):
         print("check_markdown.py: markdown-it-py is not installed: pip install -r plots/requirements.txt",
               file=sys.stderr)
         return 1 if os.environ.get("TP_REQUIRE_MARKDOWN") == "1" else 77
-    problems = notes = 0
+    problems = 0
     for path in opts.files or pages():
         try:
             name = str(path.resolve().relative_to(ROOT))
@@ -134,12 +132,9 @@ def main(argv=None):
             print(f"{name}: no such page")
             problems += 1
             continue
-        for line in check_text(path.read_text(encoding="utf-8"), name, md, opts.values):
+        for line in check_text(path.read_text(encoding="utf-8"), name, md):
             print(line)
-            if ": note: " in line:
-                notes += 1
-            else:
-                problems += 1
+            problems += 1
     if problems:
         print(f"check_markdown.py: {problems} problem(s)", file=sys.stderr)
         return 1

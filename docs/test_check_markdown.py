@@ -85,13 +85,15 @@ class CheckMarkdown(unittest.TestCase):
         self.assertEqual(len(problems), 1, problems)
         self.assertIn("page.md:3: an escape", problems[0])
 
-    def test_values_notes_more_than_two_per_paragraph(self):
-        text = ("One <!-- value a.b -->1<!-- /value -->, two <!-- value a.c -->2<!-- /value -->,\n"
-                "three <!-- value a.d -->3<!-- /value -->.\n")
-        self.assertEqual(check_markdown.check_text(text, "x.md"), [])
-        notes = check_markdown.check_text(text, "x.md", values=True)
-        self.assertEqual(len(notes), 1, notes)
-        self.assertIn("x.md:1: note: a paragraph with 3 generated values", notes[0])
+    def test_more_than_two_values_in_a_paragraph_fail(self):
+        two = "One <!-- value a.b -->1<!-- /value -->, two <!-- value a.c -->2<!-- /value -->.\n"
+        self.assertEqual(check_markdown.check_text(two, "x.md"), [])
+        three = two[:-2] + ",\nthree <!-- value a.d -->3<!-- /value -->.\n"
+        problems = check_markdown.check_text(three, "x.md")
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("x.md:1: a paragraph with 3 generated values", problems[0])
+        cells = "| a | b | c |\n|---|---|---|\n| " + " | ".join(f"<!-- value a.{k} -->{k}<!-- /value -->" for k in "xyz") + " |\n"
+        self.assertEqual(check_markdown.check_text(cells, "x.md"), [])
 
     def test_command_line_exit_status(self):
         with tempfile.TemporaryDirectory() as tmp:

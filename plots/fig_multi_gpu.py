@@ -120,7 +120,7 @@ PARTS = [("exchanges", "the 4 exchanges alone"), ("pipelined_timed_exchanges", "
          ("nccl_alltoall", "all-to-all alone"), ("both_at_once_alltoall", "all-to-all beside the local work"),
          ("local_work", "local work alone"), ("both_at_once_local", "local work beside the all-to-all"),
          ("one_chunk", "transpose, 1 chunk"), ("pipelined", "transpose, pipelined (4 chunks)"),
-         ("pipelined_timed", "the same, exchanges timed, no check")]
+         ("pipelined_timed", "the same, exchanges timed")]
 BESIDE = {"pipelined_timed_exchanges", "both_at_once_alltoall", "both_at_once_local"}  # hatched
 
 

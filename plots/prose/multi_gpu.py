@@ -219,6 +219,16 @@ def _one_chunk_stretch(gpus):
     return _ms("one_chunk_timed_exchanges", gpus) - _ms("exchanges_one_chunk", gpus)
 
 
+def own_place_ms(gpus):
+    """My own block's place at the local work's speed alone: 1 / (2G) of `local_work_one_chunk`
+    (half the local work is placing, 1 / G of it my own block), ms. The chapter says it is less
+    than the one-chunk exchange's stretch (checked)."""
+    own = _ms("local_work_one_chunk", gpus) / (2 * int(gpus))
+    if own >= _one_chunk_stretch(gpus):
+        _stop(f"on {gpus} GPUs my own block's place alone is not shorter than the exchange's stretch")
+    return num(own, 2)
+
+
 def _one_chunk_budget(gpus):
     """The lab's budget of one chunk's gap, ms: the model, the local work's excess, the exchange's
     stretch inside the call (one_chunk_timed), one_chunk minus one_chunk_timed (the events around
@@ -374,15 +384,6 @@ def exchanges_vs_alltoall(gpus):
     if ours >= theirs:
         _stop(f"on {gpus} GPUs the pipeline's exchanges are not faster than ncclAlltoAll")
     return f"{num(ours, 1)} ms against {num(theirs, 1)}"
-
-
-def pipelined_types_job_ms(gpus):
-    """`pipelined` in `float` in the types job (another commit), ms. The page says it differs
-    from the float job's by more than the chunking row of the budget (checked)."""
-    other = _ms("pipelined", gpus, "float", TYPES_JOB)
-    if abs(other - _ms("pipelined", gpus)) <= _ms("exchanges", gpus) - _ms("nccl_alltoall", gpus):
-        _stop("the two jobs' pipelined times differ by less than the chunking row")
-    return num(other, 1)
 
 
 def types_job():
@@ -767,25 +768,6 @@ def budget_gap(gpus):
     """|sum - pipelined_timed| of section 4's budget, ms to 2 decimals."""
     b = _budget(gpus)
     return num(abs(b["sum"] - b["timed"]), 2)
-
-
-def chunks_two_four(gpus):
-    """`pipelined_2` and `pipelined` (4 chunks) in the float job, ms to 2 decimals: 'A and B ms'.
-    The chapter says 4 chunks saved far less than the model's saving, or nothing (checked: under
-    half of it)."""
-    two, four = _ms("pipelined_2", gpus), _ms("pipelined", gpus)
-    g = int(gpus)
-    saving = _local_model_ms(gpus) * ((2 * g - 1) / (4 * g) - (2 * g - 1) / (8 * g))
-    if two - four >= saving / 2:
-        _stop(f"on {gpus} GPUs 2 and 4 chunks differ by {two - four:.2f} ms, not far less than the model's {saving:.2f}")
-    return f"{num(two, 2)} and {num(four, 2)} ms"
-
-
-def model_two_to_four_ms(gpus):
-    """What the pipelined model saves from 2 chunks to 4, ms."""
-    g = int(gpus)
-    f = lambda c: (2 * g - 1) / (2 * c * g)
-    return num(_local_model_ms(gpus) * (f(2) - f(4)), 1)
 
 
 def timeline_gap():
