@@ -146,18 +146,13 @@ void place_received(T* out, const T* recv, const Layout& l, int k, cudaStream_t 
 // [place]
 
 // [plan]
-/// A transpose planned once and run many times, as MPI's persistent collectives
-/// (MPI_Alltoall_init) bind their buffers once. The constructor is collective: every rank of
-/// `comm` calls it with the same rows, cols and chunks. `in` is this rank's block of rows of the
-/// rows x cols matrix (Layout::in_rows() x cols), `out` receives its block of rows of the
-/// cols x rows transpose (Layout::out_rows() x rows). A shape, element type or chunk count that
-/// differs between ranks, or a null `in` or `out`, throws std::invalid_argument on every rank
-/// before anything is written (agree()); a null `comm` throws on its rank alone. Buffer sizes
-/// are not checked. The constructor waits for `stream` (the ranks' check) and allocates the
-/// staging buffers; run() only enqueues, with no check and no wait. Runs of one plan must be
-/// ordered (one stream, or events); `in` and `out` must stay valid while the plan lives.
-/// `wait_flags`: the flags of the events that `stream` waits for (SideStream; the lab's page
-/// measures cudaEventDisableTiming against the default).
+/// A transpose planned once and run many times. The constructor is collective (every rank of
+/// `comm`, with the same rows, cols and chunks): agree() checks the ranks' arguments (a mismatch,
+/// or a null `in` or `out` where the block is not empty, throws std::invalid_argument on every
+/// rank before anything is written; a null `comm` throws on its rank alone; buffer sizes are not
+/// checked), waiting for `stream`; then the staging buffers are allocated. run() only enqueues.
+/// `in`: this rank's rows of the rows x cols matrix; `out`: its rows of the transpose. Both stay
+/// valid while the plan lives; its runs are ordered. `wait_flags`: the lab's events experiment.
 template <typename T>
 class Plan {
  public:
