@@ -386,11 +386,6 @@ def exchanges_vs_alltoall(gpus):
     return f"{num(ours, 1)} ms against {num(theirs, 1)}"
 
 
-def types_job():
-    """The types job's file, for the sentences that quote it (its caption gives the commit)."""
-    return f"`docs/results/{table(TYPES_JOB).path.name}`"
-
-
 def eight_over_four_chunks(gpus):
     """`pipelined_8` and `pipelined` (4 chunks). The lab's page says 8 chunks had the lower median
     on this many GPUs (checked)."""
@@ -545,24 +540,26 @@ def per_call_ms(gpus):
     return num((_ms("exchanges_8", gpus) - _ms("exchanges_one_chunk", gpus)) / 7, 2)
 
 
-def _beside_exchanges_dram_ms(gpus, staged):
-    """The DRAM time at copy speed of what must move beside the pipeline's exchanges: the local
-    work nothing hides left out (1 - f of its 4 shards), the exchanges' (G - 1) / G of the shard
-    read and written, and as much again if NCCL stages what it receives."""
+def local_pct_of_model(gpus):
+    """All the local work alone (`local_work`, 4 chunks) as % of its model's speed, two passes at
+    copy speed. The page says a local kernel runs near copy speed (checked: 90% or more)."""
+    pct = 100 * _local_model_ms(gpus) / _ms("local_work", gpus)
+    if pct < 90:
+        _stop(f"on {gpus} GPUs the local work ran at {pct:.0f}% of its model's speed, not near copy speed")
+    return num(pct, 0) + "%"
+
+
+def exchange_dram_share(gpus):
+    """The four exchanges' own DRAM traffic over their time alone, as % of copy speed: they read
+    what they send and write what they receive, (G - 1) / G of the shard each way (twice that if
+    NCCL stages what it receives). The page says a local kernel near copy speed plus this asks
+    for more than copy speed (checked, with the local work's % of its model)."""
     g = int(gpus)
-    shards = 4 * (1 - _unhidden_share(gpus)) + 2 * (g - 1) / g * (1 + staged)
-    return shards * _shard_bytes(gpus) / (_copy_gbps() * 1e9) * 1e3
-
-
-def pipeline_dram_span(gpus):
-    """`_beside_exchanges_dram_ms`, direct to staged, and as % of the four exchanges' time alone:
-    'A to B ms ... C to D%'. The page says that is below the exchanges' time (checked)."""
-    low, high = _beside_exchanges_dram_ms(gpus, False), _beside_exchanges_dram_ms(gpus, True)
-    if high >= _ms("exchanges", gpus):
-        _stop(f"on {gpus} GPUs the DRAM count beside the exchanges exceeds their time")
-    pct = [num(100 * v / _ms("exchanges", gpus), 0) for v in (low, high)]
-    return (f"{num(low, 1)} to {num(high, 1)} ms, against {num(_ms('exchanges', gpus), 1)} ms of the four exchanges alone: "
-            f"DRAM would be busy at {pct[0]} to {pct[1]}% of copy speed")
+    moved = 2 * (g - 1) / g * _shard_bytes(gpus)
+    share = 100 * moved / (_ms("exchanges", gpus) * 1e-3) / (_copy_gbps() * 1e9)
+    if share + 100 * _local_model_ms(gpus) / _ms("local_work", gpus) <= 100:
+        _stop(f"on {gpus} GPUs a local kernel and the exchanges together ask for less than copy speed")
+    return f"{num(share, 0)}% of copy speed ({num(2 * share, 0)}% if NCCL passes what it receives through buffers of its own)"
 
 
 def both_dram_ms(gpus):
