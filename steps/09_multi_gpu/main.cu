@@ -1,16 +1,16 @@
 // 09_multi_gpu: the transpose across GPUs beside NCCL's all-to-all of the same blocks (our
 // baseline). First the parts of the pipelined version alone: its chunks' exchanges (and the
-// exchanges of the other chunk counts, 1 included), the ranks'
-// check alone, its local work (every pack and place, no exchange; and its packs and places apart);
+// exchanges of the other chunk counts, 1 included), the ranks' check alone, its local work
+// (every pack and place, no exchange; and its packs and places apart);
 // then the all-to-all and the local work at once with no dependency (and each one's own time
 // while the other ran), and the all-to-all beside two stand-ins for the local work: one that
 // holds the SMs without touching memory, one that streams DRAM from few SMs (neighbours.cuh);
 // and the pipelined schedule with its exchanges timed inside it (and the 1-chunk one), a plan
-// whose events that the caller's stream waits for are created without timing, and one
-// call of step09::transpose (a plan made, checked and run per call). Then the planned transposes: one
+// whose events that the caller's stream waits for are created without timing, and one call of
+// step09::transpose (a plan made, checked and run per call). Then the planned transposes: one
 // exchange after transposing while packing (1 chunk), and pipelined (4 chunks; --chunks for
-// others). One thread per GPU, or one process per GPU with --processes N. The comparison and
-// CSV come from rank 0; times are the slowest rank's.
+// others); --kernels runs some versions only. One thread per GPU, or one process per GPU with
+// --processes N. The comparison and CSV come from rank 0; times are the slowest rank's.
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -46,8 +46,8 @@ struct Settings {
 };
 
 constexpr int kAlltoall = 0, kExercise = -1, kLocalWork = -2, kBothAtOnce = -3, kExchanges = -4, kCheck = -5,
-              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10, kUntimedEvents = -13,
-              kLocalWorkOneChunk = -11, kOneCall = -12;
+              kPacks = -6, kPlaces = -7, kBesideSpin = -8, kBesideStream = -9, kPipelinedTimed = -10,
+              kLocalWorkOneChunk = -11, kOneCall = -12, kUntimedEvents = -13;
 constexpr int kStreamPasses = 3;  // the DRAM stand-in copies the shard 3 times: it outlasts the all-to-all
 
 struct Version {
@@ -57,8 +57,7 @@ struct Version {
   bool transposes() const {
     return chunks > 0 || chunks == kExercise || timed() || chunks == kOneCall || chunks == kUntimedEvents;
   }
-  bool timed() const { return chunks == kPipelinedTimed;
-  }
+  bool timed() const { return chunks == kPipelinedTimed; }
   bool beside() const { return chunks == kBothAtOnce || chunks == kBesideSpin || chunks == kBesideStream; }
 };
 
@@ -380,7 +379,10 @@ bool measure(const Settings& s, Shape shape, int rank, ncclComm_t comm, CsvWrite
     PartClocks clocks;
     ExchangeClocks exchange_clocks(v.count);
     const Stats mine = time_work(
-        [&](cudaStream_t st) { run(v, out.as<T>(), in.as<T>(), l, comm, st, plan.get(), pipeline.get(), &clocks, alltoall_ms, &exchange_clocks); },
+        [&](cudaStream_t st) {
+          run(v, out.as<T>(), in.as<T>(), l, comm, st, plan.get(), pipeline.get(), &clocks, alltoall_ms,
+              &exchange_clocks);
+        },
         stream, s.options.reps, s.options.warm_l2 ? nullptr : &flusher, 2);
     // One row of the table and the CSV: the slowest rank's times.
     auto report = [&](const std::string& name, const Stats& stats) {

@@ -61,7 +61,8 @@ TEST(MultiGpu, PlanRunTwiceGivesTheTransposeEachTime) {
   };
   tp::step09::run_threads(2, [&](int rank, ncclComm_t comm) {
     for (tp::DType t : tp::kAllDTypes) {
-      for (const MultiGpuCase& c : {MultiGpuCase{129, 67, 3}, MultiGpuCase{1000, 1001, 4}, MultiGpuCase{4096, 2048, 1}}) {
+      for (const MultiGpuCase& c :
+           {MultiGpuCase{129, 67, 3}, MultiGpuCase{1000, 1001, 4}, MultiGpuCase{4096, 2048, 1}}) {
         tp::dispatch(t, [&](auto tag) { tp::testing::check_rank<decltype(tag)>(rank, comm, c, plan_twice); });
       }
     }
