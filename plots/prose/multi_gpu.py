@@ -549,6 +549,18 @@ def local_pct_of_model(gpus):
     return num(pct, 0) + "%"
 
 
+def pipeline_bytes_ms(gpus):
+    """All the DRAM bytes of one pipelined call at copy speed: the local work's 4 shards and the
+    exchanges' (G - 1) / G of the shard each way (twice that if NCCL stages what it receives):
+    'A to B'. The page says that is under `pipelined`'s time (checked)."""
+    g = int(gpus)
+    exchange = 2 * (g - 1) / g * _shard_bytes(gpus)
+    low, high = ((4 * _shard_bytes(gpus) + k * exchange) / (_copy_gbps() * 1e6) for k in (1, 2))
+    if high >= _ms("pipelined", gpus):
+        _stop(f"on {gpus} GPUs the call's bytes at copy speed take as long as the call")
+    return f"{num(low, 1)} to {num(high, 1)}"
+
+
 def exchange_dram_share(gpus):
     """The four exchanges' own DRAM traffic over their time alone, as % of copy speed: they read
     what they send and write what they receive, (G - 1) / G of the shard each way (twice that if
