@@ -571,7 +571,8 @@ def exchange_dram_share(gpus):
     share = 100 * moved / (_ms("exchanges", gpus) * 1e-3) / (_copy_gbps() * 1e9)
     if share + 100 * _local_model_ms(gpus) / _ms("local_work", gpus) <= 100:
         _stop(f"on {gpus} GPUs a local kernel and the exchanges together ask for less than copy speed")
-    return f"{num(share, 0)}% of copy speed ({num(2 * share, 0)}% if NCCL passes what it receives through buffers of its own)"
+    return (f"{num(share, 0)}% of copy speed (up to {num(2 * share, 0)}% if NCCL passes what it receives through buffers "
+            "of its own that reach DRAM)")
 
 
 def both_dram_ms(gpus):
