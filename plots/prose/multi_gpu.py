@@ -665,25 +665,7 @@ def stream_gbps(gpus):
     return num(_stream_gbps(gpus, ms), 0)
 
 
-# --- Section 4: the parts alone and beside each other, all from the float job ---
-WHERE = {"exchanges": ("exchanges", "pipelined_timed_exchanges"),   # alone, inside the pipeline
-         "alltoall": ("nccl_alltoall", "both_at_once_alltoall"),     # alone, beside the local work
-         "local": ("local_work", "both_at_once_local")}              # alone, beside the all-to-all
-
-
-def _where(kind, gpus):
-    """(alone ms, beside ms) of one row of section 4's table; the page says both sides slow down
-    (checked: beside is at least 5% longer)."""
-    alone, beside = (_timed(k, gpus) for k in WHERE[kind])
-    if beside < 1.05 * alone:
-        _stop(f"on {gpus} GPUs {kind} did not slow down beside the other")
-    return alone, beside
-
-
-def where_row(kind, gpus):
-    """'alone | beside | ratio' for section 4's table."""
-    alone, beside = _where(kind, gpus)
-    return f"{num(alone, 1)} | {num(beside, 1)} | {num(beside / alone, 2)}"
+# --- Section 4: the time budget, from the float job ---
 
 
 def _budget(gpus):
