@@ -186,10 +186,11 @@ def timeline(results):
                 ax.barh(y, end - last, left=last, height=0.5, color=style.REF_COLOUR, edgecolor="white")
                 ax.text((last + end) / 2, y, f"pl{chunks - 1}", ha="center", va="center", fontsize=6.5, color="white")
             ax.plot([end, end], [y - 0.35, y + 0.35], color="black", linewidth=2)
-            ax.text(end + 0.15, y, f"{'the call ends' if y == 2 else 'ends'} {end:.1f} ms", va="center", fontsize=8)
+            label = "the call ends" if y == 2 else f"with pl{chunks - 1} (row above), ends"
+            ax.text(end + 0.15, y, f"{label} {end:.1f} ms", va="center", fontsize=8)
         ax.set_yticks(range(3), ["caller's stream, parts alone"] + [label for label, _, _ in rows])
         ax.set_xlim(0, max(r[2] for r in rows) * 1.15)
-        ax.set_title(f"{g} GPUs, float {SIZE_LABEL}: a typical call (medians); packs and places of received pieces",
+        ax.set_title(f"{g} GPUs, float {SIZE_LABEL}: a call built from medians; packs and places of received pieces",
                      loc="left", fontsize=9)
         ax.invert_yaxis()
     axes[-1, 0].set_xlabel("ms from the transpose's start (the slowest rank's median)")
