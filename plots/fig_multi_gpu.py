@@ -1,5 +1,6 @@
 """Step 09's figures. multi_gpu_blocks: the chapter's worked example (a 7 x 8 matrix on 3 ranks,
-one chunk), from the index maths of plots/multi_gpu_blocks.py. multi_gpu_parts: the parts of
+one chunk), from the index maths of plots/multi_gpu_blocks.py; multi_gpu_chunks: the same in
+2 chunks, chunk 0. multi_gpu_parts: the parts of
 the pipelined transpose alone and at once, as measured (09_multi_gpu_*.csv). multi_gpu_timeline:
 one pipelined call's exchanges, measured inside the pipeline and as the parts alone would place them.
 multi_gpu_versions: PyTorch's way and ours in one chunk, each part timed alone beside the whole.
@@ -12,6 +13,7 @@ from multi_gpu_blocks import Layout, alone_schedule, caller_schedule
 from results import require
 
 NAME_BLOCKS = "multi_gpu_blocks"
+NAME_CHUNKS = "multi_gpu_chunks"  # the same worked example in 2 chunks: chunk 0 (page 2)
 NAME_PARTS = "multi_gpu_parts"
 NAME_TIMELINE = "multi_gpu_timeline"
 NAME_VERSIONS = "multi_gpu_versions"

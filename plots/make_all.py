@@ -22,6 +22,7 @@ Needs matplotlib (pip install -r plots/requirements.txt), no GPU.
   inplace_two          nothing: step 08's two passes (squares, chunks) on a 4 x 6 matrix (fig_inplace.py)
   inplace_cycles       nothing: the chunk permutation of those two passes, its cycles drawn (fig_cycles.py)
   multi_gpu_blocks     nothing: step 09's worked example, 7 x 8 on 3 ranks (plots/multi_gpu_blocks.py)
+  multi_gpu_chunks     nothing: the same worked example in 2 chunks, chunk 0
   multi_gpu_parts      09_multi_gpu_float_*.csv: the parts of the pipelined transpose alone and at once
   multi_gpu_timeline   09_multi_gpu_float_*.csv: one pipelined call's exchanges, measured and as the parts alone
   multi_gpu_versions   09_multi_gpu_float_*.csv: PyTorch's way and one chunk, the parts alone beside the whole
@@ -60,6 +61,8 @@ def figures(results):
     jobs.append((fig_cycles.NAME, lambda: (fig_cycles.diagram(), "index maths in plots/inplace.py")))
     jobs.append((fig_multi_gpu.NAME_BLOCKS,
                  lambda: (fig_multi_gpu.blocks(), "index maths in plots/multi_gpu_blocks.py")))
+    jobs.append((fig_multi_gpu.NAME_CHUNKS,
+                 lambda: (fig_multi_gpu.blocks(chunks=2), "index maths in plots/multi_gpu_blocks.py")))
     jobs.append((fig_multi_gpu.NAME_PARTS, lambda: fig_multi_gpu.parts(results)))
     jobs.append((fig_multi_gpu.NAME_TIMELINE, lambda: fig_multi_gpu.timeline(results)))
     jobs.append((fig_multi_gpu.NAME_VERSIONS, lambda: fig_multi_gpu.versions(results)))

@@ -19,7 +19,7 @@ import results  # noqa: E402
 
 FIXTURES = HERE / "testdata"
 DIAGRAMS = fig_access.NAMES + [fig_inplace.NAME, fig_inplace.NAME_TWO, fig_cycles.NAME,  # need no CSV
-                              fig_multi_gpu.NAME_BLOCKS]
+                              fig_multi_gpu.NAME_BLOCKS, fig_multi_gpu.NAME_CHUNKS]
 FROM_CSV = ["--only", "progression", "--only", "sizes", "--only", "warm_vs_cold",  # not the diagrams
             "--only", "step_*", "--only", "profile*", "--only", "multi_gpu_parts", "--only", "multi_gpu_timeline",
             "--only", "multi_gpu_versions"]
