@@ -79,7 +79,10 @@ std::vector<Version> versions(const Settings& s) {
   const std::vector<std::string>& only = s.options.kernels;  // --kernels: these, after the all-to-all
   for (const std::string& name : only) {
     if (std::none_of(v.begin(), v.end(), [&](const Version& x) { return x.name == name; })) {
-      throw UsageError("--kernels: no version is named '" + name + "'");
+      std::string known;
+      for (const Version& x : v) known += (known.empty() ? "" : ", ") + x.name;
+      throw UsageError("--kernels: no version is named '" + name + "' (the versions: " + known +
+                       (s.options.exercise ? "" : "; 'exercise' with --exercise") + ")");
     }
   }
   if (only.empty()) return v;
