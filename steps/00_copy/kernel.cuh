@@ -4,7 +4,8 @@
 /// speed of the best copy is the ceiling every later step is measured against.
 ///
 /// 1. copy_naive  - the textbook form: a 1-D grid, one thread per element, and the row and
-///                  column recovered with `idx / cols` and `idx % cols` on 64-bit integers.
+///                  column recovered with `idx / cols` and `idx % cols` on 64-bit integers
+///                  (which the compiler removes: r * cols + c is idx again).
 /// 2. copy_2d     - a 2-D grid of 32 x 8 threads: no division, and a grid-stride loop over
 ///                  rows so that any number of rows fits within the grid's y limit (65535).
 /// 3. copy_vec16  - the matrix as a flat array of 16-byte vectors (uint4), one per thread:
@@ -37,8 +38,8 @@ __global__ void copy_naive_kernel(T* __restrict__ out, const T* __restrict__ in,
   const std::size_t n = std::size_t(rows) * cols;                              // may exceed 2^32
   const std::size_t idx = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;  // 64-bit before *
   if (idx >= n) return;
-  const std::size_t r = idx / cols;  // 64-bit division and remainder: dozens of instructions,
-  const std::size_t c = idx % cols;  // as tutorials write it when they transpose next
+  const std::size_t r = idx / cols;  // 64-bit / and %, as tutorials write them; here r * cols + c
+  const std::size_t c = idx % cols;  // is idx again, and the compiler removes both (no CALL in SASS)
   out[r * cols + c] = in[r * cols + c];
 }
 // [copy_naive]

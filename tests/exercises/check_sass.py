@@ -10,6 +10,7 @@ file with `cuobjdump -sass`, shows what the compiler made of the source:
     LDGSTS                   cp.async: a global-to-shared copy that skips the registers
     BAR.SYNC                 __syncthreads()
     STG.E.EF                 a store with the evict-first cache hint (STG.E.EF.128: 16 bytes)
+    CALL                     a subroutine call (64-bit integer division compiles to one)
 
 Each step's rules are in CHECKS. They apply to every instantiation (element type) of the
 step's kernel in the given namespace.
@@ -20,8 +21,8 @@ step's kernel in the given namespace.
     check_sass.py --self-test OBJECT...
         For every step in CHECKS: the step's own kernels (tp::stepNN) must pass and the shipped
         exercise skeleton (tp::stepNN::exercise) must fail, so that a check that cannot fail
-        is caught. And step 07: every kernel stores 16 bytes at a time, and step 06's kernels
-        (one element per store) fail that rule. Exit 1 otherwise.
+        is caught. And CONTRASTS: step 07's kernels store 16 bytes at a time (step 06's do not),
+        and step 00's copy_naive keeps no division (step 07's coarsen_kernel does). Exit 1 otherwise.
 
 Exit 77 (a skipped test for ctest) when cuobjdump is not found (1 instead when the environment
 sets TP_REQUIRE_CUOBJDUMP=1, as CI does) or the objects hold no SASS for compute capability 8.0
@@ -134,32 +135,51 @@ def only_16_byte_stores(sass):
     return not narrow or f"stores narrower than 16 bytes: {', '.join(narrow)}"
 
 
-# Step 07's kernels (parts a to c: tp::step07::wide_kernel and coarsen_kernel) must store 16
-# bytes at a time (a plain `*p = packed` once compiled to 4-byte stores, and made an
-# evict-first row look like a large gain); step 06's kernels, one element per store, must not,
-# so the rule can fail.
-WIDE = r"^void tp::step07::(wide_kernel|coarsen_kernel)<"
-ELEMENTS = r"^void tp::step06::"
-WIDE_RULE = Rule("step 07's kernels store 16 bytes at a time", only_16_byte_stores)
+def no_call(sass):
+    """No subroutine call (CALL): 64-bit integer division and remainder compile to one."""
+    calls = instructions(sass, "CALL")
+    return not calls or f"{len(calls)} CALL ({', '.join(sorted(set(calls)))})"
 
 
-def check_wide_stores(sass_by_kernel, out=print):
-    """WIDE_RULE on step 07's kernels (must hold) and on step 06's (must not); True if both."""
-    wide = {n: s for n, s in sass_by_kernel.items() if re.match(WIDE, n)}
-    elements = {n: s for n, s in sass_by_kernel.items() if re.match(ELEMENTS, n)}
-    if not wide or not elements:
-        out("FAIL  07_coarsen: step 07's kernels or step 06's not found in the object files")
+@dataclasses.dataclass
+class Contrast:
+    """A rule that must hold on some of the steps' kernels and fail on others (so it can fail)."""
+    step: str
+    rule: Rule
+    holds_on: str   # regular expression on the demangled kernel name
+    fails_on: str
+
+
+CONTRASTS = [
+    # Step 07's kernels (parts a to c) must store 16 bytes at a time (a plain `*p = packed` once
+    # compiled to 4-byte stores, and made an evict-first row look like a large gain); step 06's
+    # kernels, one element per store, must not.
+    Contrast("07_coarsen", Rule("step 07's kernels store 16 bytes at a time", only_16_byte_stores),
+             r"^void tp::step07::(wide_kernel|coarsen_kernel)<", r"^void tp::step06::"),
+    # Step 00's chapter says the compiler removes copy_naive's 64-bit `/` and `%` (r * cols + c
+    # is idx again); step 07's coarsen_kernel divides 64-bit numbers and calls the subroutine.
+    Contrast("00_copy", Rule("step 00's copy_naive has no division left (no CALL)", no_call),
+             r"^void tp::step00::copy_naive_kernel<", r"^void tp::step07::coarsen_kernel<"),
+]
+
+
+def check_contrast(c, sass_by_kernel, out=print):
+    """c.rule on the kernels matching c.holds_on (must hold) and c.fails_on (must not); True if both."""
+    holding = {n: s for n, s in sass_by_kernel.items() if re.match(c.holds_on, n)}
+    failing = {n: s for n, s in sass_by_kernel.items() if re.match(c.fails_on, n)}
+    if not holding or not failing:
+        out(f"FAIL  {c.step}: no kernel matching '{c.holds_on}' or '{c.fails_on}' in the object files")
         return False
     ok = True
-    for name, sass in sorted(wide.items()):
-        if (held := WIDE_RULE.holds(sass)) is not True:
+    for name, sass in sorted(holding.items()):
+        if (held := c.rule.holds(sass)) is not True:
             ok = False
             out(f"FAIL  {name.split('(')[0]}: {held}")
-    for name, sass in sorted(elements.items()):
-        if WIDE_RULE.holds(sass) is True:
+    for name, sass in sorted(failing.items()):
+        if c.rule.holds(sass) is True:
             ok = False
-            out(f"FAIL  {name.split('(')[0]}: step 06's kernel passes the rule")
-    out(f"{'ok  ' if ok else 'FAIL'}  07_coarsen: {WIDE_RULE.says} (and step 06's do not)")
+            out(f"FAIL  {name.split('(')[0]}: passes the rule, which it must fail")
+    out(f"{'ok  ' if ok else 'FAIL'}  {c.step}: {c.rule.says} (and the kernels that must fail it do)")
     return ok
 
 
@@ -255,8 +275,9 @@ def main(argv):
         print(f"      ({step} skeleton as shipped: its checks must fail)")
         if check(step, f"tp::step{number}::exercise", sass, out=lambda line: print("      " + line)):
             wrong.append(f"{step}: the checks pass on the shipped skeleton, so they cannot fail")
-    if not check_wide_stores(sass):
-        wrong.append("07_coarsen: a 16-byte store of step 07 was split, or the rule cannot fail")
+    for c in CONTRASTS:
+        if not check_contrast(c, sass):
+            wrong.append(f"{c.step}: {c.rule.says}: it does not hold, or it cannot fail")
     print("\n".join(wrong) if wrong else "every check passes on the steps' kernels and fails on the skeletons")
     return 1 if wrong else 0
 
