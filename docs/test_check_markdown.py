@@ -92,7 +92,8 @@ class CheckMarkdown(unittest.TestCase):
         problems = check_markdown.check_text(three, "x.md")
         self.assertEqual(len(problems), 1, problems)
         self.assertIn("x.md:1: a paragraph with 3 generated values", problems[0])
-        cells = "| a | b | c |\n|---|---|---|\n| " + " | ".join(f"<!-- value a.{k} -->{k}<!-- /value -->" for k in "xyz") + " |\n"
+        row = " | ".join(f"<!-- value a.{k} -->{k}<!-- /value -->" for k in "xyz")
+        cells = f"| a | b | c |\n|---|---|---|\n| {row} |\n"  # three values, one per cell
         self.assertEqual(check_markdown.check_text(cells, "x.md"), [])
 
     def test_command_line_exit_status(self):

@@ -175,23 +175,25 @@ def timeline(results):
             colour = RANK_COLOURS[2] if label.startswith("pack") else style.REF_COLOUR
             ax.barh(0, b - a, left=a, height=0.5, color=colour, edgecolor="white")
             ax.text((a + b) / 2, 0, label, ha="center", va="center", fontsize=6.5, color="white")
-        rows = [("exchanges, parts alone", *alone_schedule(ms, g, chunks)),
-                ("exchanges, measured",
-                 [(ms[f"pipelined_timed_exchange{k}_start"], ms[f"pipelined_timed_exchange{k}_end"]) for k in range(chunks)],
-                 ms["pipelined_timed"])]
-        for y, (label, spans, end) in enumerate(rows, start=1):
+        # Each row: its label, its exchanges, where it ends, what the end marker says, and whether
+        # the call's rest (the last place, measured: end minus the last exchange) is drawn on it.
+        alone_spans, alone_end = alone_schedule(ms, g, chunks)
+        measured = [(ms[f"pipelined_timed_exchange{k}_start"], ms[f"pipelined_timed_exchange{k}_end"])
+                    for k in range(chunks)]
+        rows = [("exchanges, parts alone", alone_spans, alone_end, f"with pl{chunks - 1} (row above), ends", False),
+                ("exchanges, measured", measured, ms["pipelined_timed"], "the call ends", True)]
+        for y, (_, spans, end, says, rest) in enumerate(rows, start=1):
             for k, (a, b) in enumerate(spans):
                 ax.barh(y, b - a, left=a, height=0.5, color=RANK_COLOURS[k % 2], edgecolor="white")
                 ax.text((a + b) / 2, y, f"exchange {k}", ha="center", va="center", fontsize=7.5, color="white")
-            if y == 2:  # after the last exchange, the call's rest: the place of its received pieces
+            if rest:
                 last = spans[-1][1]
                 ax.barh(y, end - last, left=last, height=0.5, color=style.REF_COLOUR, edgecolor="white")
                 ax.text((last + end) / 2, y, f"pl{chunks - 1}", ha="center", va="center", fontsize=6.5, color="white")
             ax.plot([end, end], [y - 0.35, y + 0.35], color="black", linewidth=2)
-            label = "the call ends" if y == 2 else f"with pl{chunks - 1} (row above), ends"
-            ax.text(end + 0.15, y, f"{label} {end:.1f} ms", va="center", fontsize=8)
-        ax.set_yticks(range(3), ["caller's stream, parts alone"] + [label for label, _, _ in rows])
-        ax.set_xlim(0, max(r[2] for r in rows) * 1.15)
+            ax.text(end + 0.15, y, f"{says} {end:.1f} ms", va="center", fontsize=8)
+        ax.set_yticks(range(3), ["caller's stream, parts alone"] + [row[0] for row in rows])
+        ax.set_xlim(0, max(row[2] for row in rows) * 1.15)
         ax.set_title(f"{g} GPUs, float {SIZE_LABEL}: a call built from medians; packs and places of received pieces",
                      loc="left", fontsize=9)
         ax.invert_yaxis()

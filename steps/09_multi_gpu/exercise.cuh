@@ -63,8 +63,9 @@ void place(T* out, const T* piece, const Layout& l, int i, int k, cudaStream_t s
   copy_rows(to, sizeof(T) * l.rows, piece, width, width, l.out_rows(), stream);
 }
 
-/// The same schedule as tp::step09::Plan::run, in one call (the check included), on the functions above (named with exercise::,
-/// since the step's own functions of the same names are found too: Layout lives in tp::step09).
+/// The same schedule as tp::step09::Plan::run, in one call (the check included), on the
+/// functions above (named with exercise::, since the step's own functions of the same names are
+/// found too: Layout lives in tp::step09).
 template <typename T>
 void transpose(T* out, const T* in, int rows, int cols, ncclComm_t comm, cudaStream_t stream = 0,
                int chunks = kChunks) {
